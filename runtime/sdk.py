@@ -1,0 +1,451 @@
+"""The authoring SDK: the three forms of a tool, and the skills and agent that group them.
+
+- Class form: subclass ``Tool``, set class attributes, define ``execute(self, input, ctx)``.
+- Function form: decorate a function with ``@tool``; its parameters are the input.
+- Object form: ``Tool(name=..., description=..., input_schema=..., execute=...)``.
+
+Every object checks itself when it is constructed, so a tool that can never work fails
+in the user's own unit tests with a clear message, the same rules the compiler applies
+statically (see ``spec``).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+import math
+import types
+import typing
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Annotated, Any, TypeAlias, TypeVar, overload
+
+from pydantic import BaseModel, Field, create_model
+
+from .context import ToolContext
+from .docstrings import parse_docstring
+from .errors import ToolDefinitionError
+from .spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, MAX_NAME_LENGTH, is_valid_name
+
+__all__ = [
+    "Agent",
+    "Condition",
+    "FunctionTool",
+    "Skill",
+    "Tool",
+    "ToolFlag",
+    "function_input_model_name",
+    "tool",
+]
+
+Condition: TypeAlias = Callable[[], bool | Awaitable[bool]]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class ToolFlag(enum.Flag):
+    """How a voice agent treats the tool; combine with ``|``."""
+
+    NONE = 0
+    #: Do not run the tool when the agent enters the conversation.
+    IGNORE_ON_ENTER = enum.auto()
+    #: The user cannot interrupt the agent while the tool runs.
+    DISALLOW_INTERRUPTION = enum.auto()
+
+
+class _Unset(enum.Enum):
+    UNSET = enum.auto()
+
+
+_UNSET: typing.Final = _Unset.UNSET
+
+
+def _name_error(kind: str, name: object) -> str:
+    return (
+        f"invalid {kind} name {name!r}: use letters, digits, '_' and '-' only "
+        f"(at most {MAX_NAME_LENGTH} characters), for example 'lookup_order'"
+    )
+
+
+def _is_model_class(value: object) -> bool:
+    return isinstance(value, type) and issubclass(value, BaseModel)
+
+
+class Tool:
+    """A function the model may call.
+
+    Subclass it (the class form) or build it from keyword arguments (the object form).
+    The class attributes below are the tool's settings; ``execute`` does the work and
+    may be ``async``.  An optional ``condition()`` (sync or async) decides whether the
+    tool is offered on a turn.
+    """
+
+    name: str
+    description: str = ""
+    input_schema: type[BaseModel] | None = None
+    output_schema: type[BaseModel] | None = None
+    #: Seconds one attempt of ``execute`` may take.
+    timeout: float = DEFAULT_TIMEOUT
+    #: Further attempts after an attempt that raised or timed out.
+    retries: int = DEFAULT_RETRIES
+    #: Send the strict variant of the input schema (OpenAI strict mode).
+    strict: bool = False
+    #: Ask a person before each call.
+    needs_approval: bool = False
+    #: The model must call this tool (``tool_choice`` when it is offered).
+    required: bool = False
+    metadata: Mapping[str, Any] = MappingProxyType({})
+    voice: ToolFlag = ToolFlag.NONE
+
+    def __init__(
+        self,
+        *,
+        name: str | _Unset = _UNSET,
+        description: str | _Unset = _UNSET,
+        input_schema: type[BaseModel] | None | _Unset = _UNSET,
+        execute: Callable[..., Any] | _Unset = _UNSET,
+        condition: Condition | None | _Unset = _UNSET,
+        output_schema: type[BaseModel] | None | _Unset = _UNSET,
+        timeout: float | _Unset = _UNSET,
+        retries: int | _Unset = _UNSET,
+        strict: bool | _Unset = _UNSET,
+        needs_approval: bool | _Unset = _UNSET,
+        required: bool | _Unset = _UNSET,
+        metadata: Mapping[str, Any] | _Unset = _UNSET,
+        voice: ToolFlag | _Unset = _UNSET,
+    ) -> None:
+        given = {
+            key: value
+            for key, value in {
+                "name": name,
+                "description": description,
+                "input_schema": input_schema,
+                "execute": execute,
+                "condition": condition,
+                "output_schema": output_schema,
+                "timeout": timeout,
+                "retries": retries,
+                "strict": strict,
+                "needs_approval": needs_approval,
+                "required": required,
+                "metadata": metadata,
+                "voice": voice,
+            }.items()
+            if value is not _UNSET
+        }
+        if given and type(self) not in (Tool, FunctionTool):
+            raise TypeError(
+                f"{type(self).__name__}() takes no settings as arguments: "
+                f"set {', '.join(sorted(given))} as class attributes instead"
+            )
+        for key, value in given.items():
+            if key == "condition" and value is None:
+                continue
+            setattr(self, key, value)
+        self._check()
+
+    def execute(self, input: Any, ctx: ToolContext) -> Any:
+        """Do the tool's work; the result is sent to the model as JSON."""
+        raise NotImplementedError  # replaced by every tool; _check() guarantees it
+
+    @property
+    def form(self) -> str:
+        """Which of the three forms defined this tool: class, function or object."""
+        if isinstance(self, FunctionTool):
+            return "function"
+        return "object" if type(self) is Tool else "class"
+
+    @property
+    def condition_function(self) -> Condition | None:
+        """The tool's ``condition()``, or ``None`` when it is always offered."""
+        found = getattr(self, "condition", None)
+        return found if callable(found) else None
+
+    def __repr__(self) -> str:
+        return f"<{self.form} tool {getattr(self, 'name', '?')!r}>"
+
+    def _check(self) -> None:
+        """Refuse a definition that can never work, naming what is wrong."""
+        owner = type(self).__name__
+        name = getattr(self, "name", None)
+        if name is None:
+            raise ToolDefinitionError(f"{owner}: Tool must have a name")
+        if not is_valid_name(name):
+            raise ToolDefinitionError(_name_error("tool", name))
+        where = f"tool {name!r}"
+        if type(self).execute is Tool.execute and "execute" not in vars(self):
+            raise ToolDefinitionError(f"{where}: Tool must have an execute function")
+        if not callable(self.execute):
+            raise ToolDefinitionError(f"{where}: execute must be a function")
+        if not isinstance(self.description, str):
+            raise ToolDefinitionError(f"{where}: description must be a string")
+        for attribute in ("input_schema", "output_schema"):
+            value = getattr(self, attribute)
+            if value is not None and not _is_model_class(value):
+                raise ToolDefinitionError(
+                    f"{where}: {attribute} must be a pydantic model class, not {value!r}"
+                )
+        condition = getattr(self, "condition", None)
+        if condition is not None and not callable(condition):
+            raise ToolDefinitionError(f"{where}: condition must be a function")
+        timeout = self.timeout
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int | float)
+            or not math.isfinite(timeout)
+            or timeout <= 0
+        ):
+            raise ToolDefinitionError(f"{where}: timeout must be a positive number of seconds")
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or self.retries < 0:
+            raise ToolDefinitionError(f"{where}: retries must be a whole number >= 0")
+        for flag in ("strict", "needs_approval", "required"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ToolDefinitionError(f"{where}: {flag} must be True or False")
+        if not isinstance(self.metadata, Mapping) or not all(
+            isinstance(key, str) for key in self.metadata
+        ):
+            raise ToolDefinitionError(f"{where}: metadata must be a mapping with string keys")
+        if not isinstance(self.voice, ToolFlag):
+            raise ToolDefinitionError(f"{where}: voice must be a ToolFlag")
+
+
+def function_input_model_name(function_name: str) -> str:
+    """Name the input model of a function-form tool (its schema's ``title``).
+
+    ``cancel_order`` gives ``CancelOrderInput``.  The compiler names it the same way.
+    """
+    return "".join(part[:1].upper() + part[1:] for part in function_name.split("_")) + "Input"
+
+
+def _is_context_annotation(annotation: object) -> bool:
+    """Tell whether a parameter asks for the context (``ToolContext`` or ``ToolContext | None``)."""
+    if annotation is ToolContext:
+        return True
+    arguments = typing.get_args(annotation) if typing.get_origin(annotation) in (
+        typing.Union,
+        types.UnionType,
+    ) else ()
+    return ToolContext in arguments and all(a in (ToolContext, type(None)) for a in arguments)
+
+
+def _with_description(annotation: Any, description: str) -> Any:
+    """Attach a docstring description so that an explicit ``Field`` still wins over it."""
+    if typing.get_origin(annotation) is Annotated:
+        base, *metadata = typing.get_args(annotation)
+        return Annotated[(base, Field(description=description), *metadata)]  # type: ignore[valid-type]
+    return Annotated[annotation, Field(description=description)]
+
+
+class FunctionTool(Tool):
+    """A tool made from a function by ``@tool``; it stays callable as that function."""
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        condition: Condition | None = None,
+        output_schema: type[BaseModel] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        strict: bool = False,
+        needs_approval: bool = False,
+        required: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+        voice: ToolFlag = ToolFlag.NONE,
+    ) -> None:
+        if not callable(function) or isinstance(function, Tool):
+            raise ToolDefinitionError(f"@tool must decorate a function, not {function!r}")
+        functools.update_wrapper(self, function)
+        self.function = function
+        docstring = parse_docstring(inspect.getdoc(function))
+        tool_name = name if name is not None else getattr(function, "__name__", "")
+        self.input_schema, self.context_parameter = self._input_model(function, docstring.args)
+        super().__init__(
+            name=tool_name,
+            description=docstring.description if description is None else description,
+            input_schema=self.input_schema,
+            execute=self._execute,
+            condition=condition,
+            output_schema=output_schema,
+            timeout=timeout,
+            retries=retries,
+            strict=strict,
+            needs_approval=needs_approval,
+            required=required,
+            metadata=MappingProxyType(dict(metadata or {})),
+            voice=voice,
+        )
+
+    @staticmethod
+    def _input_model(
+        function: Callable[..., Any], arg_docs: Mapping[str, str]
+    ) -> tuple[type[BaseModel], str | None]:
+        """Build the pydantic model of the function's parameters."""
+        label = getattr(function, "__qualname__", repr(function))
+        try:
+            hints = typing.get_type_hints(function, include_extras=True)
+        except Exception as error:  # any failure to evaluate a hint means the same thing
+            raise ToolDefinitionError(
+                f"@tool {label}: cannot resolve its type hints ({error})"
+            ) from error
+        fields: dict[str, Any] = {}
+        context_parameter: str | None = None
+        for parameter in inspect.signature(function).parameters.values():
+            if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+                raise ToolDefinitionError(
+                    f"@tool {label}: parameter {parameter.name!r} must be a plain or "
+                    "keyword-only parameter (no *args, **kwargs or positional-only)"
+                )
+            annotation = hints.get(parameter.name, Any)
+            if _is_context_annotation(annotation):
+                context_parameter = parameter.name
+                continue
+            if parameter.name in arg_docs:
+                annotation = _with_description(annotation, arg_docs[parameter.name])
+            default = ... if parameter.default is parameter.empty else parameter.default
+            fields[parameter.name] = (annotation, default)
+        model_name = function_input_model_name(getattr(function, "__name__", "tool"))
+        model = create_model(  # type: ignore[call-overload]
+            model_name, __module__=getattr(function, "__module__", __name__), **fields
+        )
+        return typing.cast(type[BaseModel], model), context_parameter
+
+    def _execute(self, input: BaseModel, ctx: ToolContext) -> Any:
+        arguments = {key: getattr(input, key) for key in type(input).model_fields}
+        if self.context_parameter is not None:
+            arguments[self.context_parameter] = ctx
+        return self.function(**arguments)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the function itself, as if it were not decorated."""
+        return self.function(*args, **kwargs)
+
+
+@overload
+def tool(function: _F, /) -> FunctionTool: ...
+
+
+@overload
+def tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    condition: Condition | None = None,
+    output_schema: type[BaseModel] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    retries: int = DEFAULT_RETRIES,
+    strict: bool = False,
+    needs_approval: bool = False,
+    required: bool = False,
+    metadata: Mapping[str, Any] | None = None,
+    voice: ToolFlag = ToolFlag.NONE,
+) -> Callable[[_F], FunctionTool]: ...
+
+
+def tool(
+    function: Callable[..., Any] | None = None, /, **settings: Any
+) -> FunctionTool | Callable[[Callable[..., Any]], FunctionTool]:
+    """Make a function a tool: ``@tool`` or ``@tool(name=..., timeout=...)``.
+
+    The parameters (type hints, defaults, ``Annotated[..., Field(...)]``) are the input;
+    the docstring is the description and its ``Args:`` section describes the parameters.
+    A parameter annotated ``ToolContext`` receives the context instead.
+    """
+    if function is not None:
+        if settings:
+            raise TypeError("use @tool or @tool(...) with keyword arguments only")
+        return FunctionTool(function)
+
+    def decorate(inner: Callable[..., Any]) -> FunctionTool:
+        return FunctionTool(inner, **settings)
+
+    return decorate
+
+
+def _check_tools(skill: str, tools: Sequence[object]) -> tuple[Tool, ...]:
+    checked: list[Tool] = []
+    seen: set[str] = set()
+    for entry in tools:
+        if isinstance(entry, type) and issubclass(entry, Tool):
+            raise ToolDefinitionError(
+                f"skill {skill!r}: {entry.__name__} is a Tool class; "
+                f"register an instance: {entry.__name__}()"
+            )
+        if not isinstance(entry, Tool):
+            hint = " (decorate the function with @tool)" if callable(entry) else ""
+            raise ToolDefinitionError(f"skill {skill!r}: {entry!r} is not a tool{hint}")
+        if entry.name in seen:
+            raise ToolDefinitionError(f"skill {skill!r}: duplicate tool name {entry.name!r}")
+        seen.add(entry.name)
+        checked.append(entry)
+    return tuple(checked)
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A group of tools with the context the model needs to use them."""
+
+    name: str
+    description: str = ""
+    context: str = ""
+    tools: Sequence[Tool] = ()
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        if not is_valid_name(self.name):
+            raise ToolDefinitionError(_name_error("skill", self.name))
+        if isinstance(self.tools, str | bytes) or not isinstance(self.tools, Sequence):
+            raise ToolDefinitionError(f"skill {self.name!r}: tools must be a list of tools")
+        if self.condition is not None and not callable(self.condition):
+            raise ToolDefinitionError(f"skill {self.name!r}: condition must be a function")
+        object.__setattr__(self, "tools", _check_tools(self.name, self.tools))
+
+
+@dataclass(frozen=True)
+class Agent:
+    """The agent: a persona and the skills it may use."""
+
+    name: str
+    persona: str = ""
+    skills: Sequence[Skill] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not is_valid_name(self.name):
+            raise ToolDefinitionError(_name_error("agent", self.name))
+        if isinstance(self.skills, str | bytes) or not isinstance(self.skills, Sequence):
+            raise ToolDefinitionError(f"agent {self.name!r}: skills must be a list of skills")
+        owners: dict[str, str] = {}
+        skill_names: set[str] = set()
+        for skill in self.skills:
+            if not isinstance(skill, Skill):
+                raise ToolDefinitionError(f"agent {self.name!r}: {skill!r} is not a Skill")
+            if skill.name in skill_names:
+                raise ToolDefinitionError(
+                    f"agent {self.name!r}: duplicate skill name {skill.name!r}"
+                )
+            skill_names.add(skill.name)
+            for item in skill.tools:
+                if item.name in owners:
+                    raise ToolDefinitionError(
+                        f"agent {self.name!r}: tool name {item.name!r} is used in skills "
+                        f"{owners[item.name]!r} and {skill.name!r}"
+                    )
+                owners[item.name] = skill.name
+        object.__setattr__(self, "skills", tuple(self.skills))
+
+    def iter_tools(self) -> Iterator[tuple[Skill, Tool]]:
+        """Yield each tool of the agent with the skill that holds it."""
+        for skill in self.skills:
+            for item in skill.tools:
+                yield skill, item
+
+    def get_tool(self, name: str) -> Tool:
+        """Return the tool called ``name``; ``KeyError`` names the tools that exist."""
+        for _, item in self.iter_tools():
+            if item.name == name:
+                return item
+        known = ", ".join(sorted(item.name for _, item in self.iter_tools())) or "none"
+        raise KeyError(f"no tool {name!r} in agent {self.name!r} (tools: {known})")
