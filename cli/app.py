@@ -1,0 +1,157 @@
+"""The ``skill`` command line: options in, one library call, rendered output out.
+
+Each command returns its exit code; ``cli.main`` is the one place that turns errors into
+exit codes and messages.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..runtime.errors import NotImplementedCommandError
+from ..templates import scaffold_project
+
+__all__ = ["OutputFormat", "app", "settings"]
+
+
+class OutputFormat(str, Enum):
+    """How ``skill compile`` prints its result."""
+
+    text = "text"
+    json = "json"
+
+
+class Environment(str, Enum):
+    """Which variables a tool runs with."""
+
+    sandbox = "sandbox"
+    production = "production"
+
+
+class _Settings:
+    """Global flags, read by ``cli.main`` when it reports an error."""
+
+    debug: bool = False
+
+
+settings = _Settings()
+stdout = Console(highlight=False, soft_wrap=True)
+
+app = typer.Typer(
+    name="skill",
+    help="Write, check and ship LLM tools in Python.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        stdout.print(f"skill {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the full traceback of unexpected errors.")
+    ] = False,
+) -> None:
+    """Write, check and ship LLM tools in Python."""
+    settings.debug = debug
+
+
+@app.command()
+def init(
+    path: Annotated[Path, typer.Argument(metavar="NAME", help="Folder to create the project in.")],
+    name: Annotated[
+        str | None, typer.Option("--name", help="Agent name, if not the folder's name.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Write into a folder that is not empty.")] = False,
+    pretend: Annotated[
+        bool, typer.Option("--pretend", help="Print what would be written; write nothing.")
+    ] = False,
+) -> int:
+    """Create a new agent project from the template."""
+    files = scaffold_project(path, name=name, force=force, pretend=pretend)
+    verb = "Would write" if pretend else "Created"
+    stdout.print(f"{verb} {len(files)} files in {path}/")
+    for planned in files:
+        stdout.print(f"  {planned.path}")
+    if not pretend:
+        stdout.print(
+            f"\nNext:\n  cd {path}\n  pytest\n  skill compile\n"
+            "  skill test --name lookup_order --input '{\"order_id\": \"A1001\"}'"
+        )
+    return 0
+
+
+@app.command(name="compile")
+def compile_(
+    project: Annotated[Path, typer.Argument(help="Project folder (or any folder inside it).")] = Path("."),
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder (default: dist).")] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="text for people, json for CI.")
+    ] = OutputFormat.text,
+    watch: Annotated[bool, typer.Option("--watch", help="Recompile on every change.")] = False,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Import each bundle in an isolated process.")
+    ] = False,
+) -> int:
+    """Check the project statically and build its per-tool bundles."""
+    raise NotImplementedCommandError("`skill compile` is not built yet")
+
+
+@app.command()
+def test(
+    name: Annotated[str | None, typer.Option("--name", help="The tool to run.")] = None,
+    input: Annotated[str | None, typer.Option("--input", help="The tool's input, as JSON.")] = None,
+    project: Annotated[Path, typer.Argument(help="Project folder.")] = Path("."),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
+    environment: Annotated[
+        Environment, typer.Option("-e", "--environment", help="Variables to run with.")
+    ] = Environment.sandbox,
+    skip_condition: Annotated[
+        bool, typer.Option("--skip-condition", help="Run the tool even if its condition hides it.")
+    ] = False,
+    approve: Annotated[
+        bool, typer.Option("--approve", help="Approve a tool that needs approval.")
+    ] = False,
+) -> int:
+    """Run one tool from its compiled bundle, as a model's call would."""
+    raise NotImplementedCommandError("`skill test` is not built yet")
+
+
+@app.command()
+def chat(
+    project: Annotated[Path, typer.Argument(help="Project folder.")] = Path("."),
+    message: Annotated[
+        str | None, typer.Option("-m", "--message", help="Send one message, print the answer, exit.")
+    ] = None,
+    environment: Annotated[
+        Environment, typer.Option("-e", "--environment", help="Variables to run with.")
+    ] = Environment.sandbox,
+    model: Annotated[str | None, typer.Option("--model", help="Model name.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint.")
+    ] = None,
+    thread: Annotated[str | None, typer.Option("--thread", help="Keep the conversation under this id.")] = None,
+    max_steps: Annotated[int, typer.Option("--max-steps", help="Model steps per turn.")] = 20,
+    approve: Annotated[bool, typer.Option("--approve", help="Approve tools that need approval.")] = False,
+) -> int:
+    """Talk to the agent through a model, running its tool calls."""
+    raise NotImplementedCommandError("`skill chat` is not built yet")

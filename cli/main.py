@@ -1,0 +1,74 @@
+"""The entry point of ``skill``: the one place that maps outcomes to exit codes.
+
+Commands return their exit code.  A ``UserError`` is printed as a message (with its
+hint) and exits with its own code; a usage error of the parser exits 2; anything else is a bug
+in skillc, reported in one line unless ``--debug`` asks for the traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..runtime.errors import SkillError, UserError
+from .app import app, settings
+
+__all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
+
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _report(error: UserError | SkillError) -> None:
+    stderr.print(f"[bold red]error:[/] {escape(str(error))}")
+    hint = getattr(error, "hint", None)
+    if hint:
+        stderr.print(f"[bold]hint:[/] {escape(hint)}")
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` and return the exit code."""
+    command = typer.main.get_command(app)
+    settings.debug = False
+    try:
+        result = command.main(args=argv, prog_name="skill", standalone_mode=False)
+    except typer.TyperException as error:  # click's usage errors, as typer re-exports them
+        show = getattr(error, "show", None)
+        if callable(show):
+            show()
+        else:
+            stderr.print(f"error: {escape(error.format_message())}")
+        return error.exit_code
+    except typer.Exit as error:
+        return error.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        stderr.print("interrupted")
+        return EXIT_INTERRUPTED
+    except UserError as error:
+        _report(error)
+        return error.exit_code
+    except SkillError as error:
+        if settings.debug:
+            stderr.print_exception()
+        _report(error)
+        return 1
+    except Exception as error:  # the one catch-all: a bug must not look like a traceback dump
+        if settings.debug:
+            stderr.print_exception()
+        stderr.print(
+            f"[bold red]internal error:[/] {escape(type(error).__name__)}: {escape(str(error))}\n"
+            "This is a bug in skillc. Run again with --debug for the traceback."
+        )
+        return EXIT_INTERNAL
+    return result if isinstance(result, int) else 0
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run())

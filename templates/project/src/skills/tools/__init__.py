@@ -1,0 +1,1 @@
+"""The tools, one module each, and the helpers they share."""
