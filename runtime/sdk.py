@@ -233,7 +233,7 @@ def _with_description(annotation: Any, description: str) -> Any:
     """Attach a docstring description so that an explicit ``Field`` still wins over it."""
     if typing.get_origin(annotation) is Annotated:
         base, *metadata = typing.get_args(annotation)
-        return Annotated[(base, Field(description=description), *metadata)]  # type: ignore[valid-type]
+        return Annotated[(base, Field(description=description), *metadata)]
     return Annotated[annotation, Field(description=description)]
 
 
@@ -308,7 +308,7 @@ class FunctionTool(Tool):
             default = ... if parameter.default is parameter.empty else parameter.default
             fields[parameter.name] = (annotation, default)
         model_name = function_input_model_name(getattr(function, "__name__", "tool"))
-        model = create_model(  # type: ignore[call-overload]
+        model = create_model(
             model_name, __module__=getattr(function, "__module__", __name__), **fields
         )
         return typing.cast(type[BaseModel], model), context_parameter

@@ -112,7 +112,8 @@ def write_project(target: Path, files: list[PlannedFile]) -> None:
     except OSError as error:
         for path, previous in reversed(written):
             if previous is None:
-                path.unlink(missing_ok=True)
+                if path.is_file() or path.is_symlink():
+                    path.unlink()
             else:
                 path.write_bytes(previous)
         for folder in reversed(created_dirs):
