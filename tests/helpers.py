@@ -41,3 +41,32 @@ def run_command(args: list[str], cwd: Path, env: dict[str, str] | None = None) -
         check=False,
     )
     return Completed(finished.returncode, finished.stdout, finished.stderr)
+
+
+DEFAULT_PYPROJECT = """\
+[project]
+name = "example"
+version = "0.1.0"
+dependencies = ["skillc", "pydantic>=2"]
+
+[tool.skill]
+entry = "src/agent.py"
+"""
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write ``files`` (relative path -> text or bytes) under ``root``."""
+    for name, content in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    return root
+
+
+def write_project(root: Path, sources: dict[str, str | bytes], pyproject: str = DEFAULT_PYPROJECT) -> Path:
+    """A project at ``root`` with ``sources`` under ``src/`` and a default pyproject.toml."""
+    write_tree(root, {"pyproject.toml": pyproject, **{f"src/{name}": text for name, text in sources.items()}})
+    return root

@@ -1,0 +1,316 @@
+"""Find the modules under the import root, and index them: cached, in parallel when it pays.
+
+``index_project`` reads every ``.py`` file once, looks its content hash up in the cache,
+indexes only the files the cache does not know (in a process pool when there are
+enough of them), and writes the cache back atomically.  Files that cannot be read,
+decoded or parsed become diagnostics; a crash in one file never stops the others.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+import tokenize
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_all_start_methods, get_context
+from pathlib import Path
+
+from .types import (
+    BinOp,
+    Call,
+    ClassInfo,
+    Config,
+    Const,
+    Container,
+    Diagnostic,
+    Dynamic,
+    FunctionInfo,
+    ImportBinding,
+    ModuleIndex,
+    Param,
+    Pos,
+    Ref,
+    Severity,
+    Subscript,
+    ValueBinding,
+)
+
+__all__ = [
+    "CACHE_FORMAT",
+    "IndexStats",
+    "SourceFile",
+    "discover_sources",
+    "index_project",
+]
+
+#: Bump when ``ModuleIndex`` or the indexer's output changes: old caches are then ignored.
+CACHE_FORMAT = 1
+#: Below this many files to parse, a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 32
+CACHE_FILE = "index.pickle"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A module file: its path relative to the project, and its dotted module name."""
+
+    path: str
+    absolute: Path
+    module: str
+    is_package: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """How the index was built: files seen, parsed, served from the cache, and workers."""
+
+    files: int
+    parsed: int
+    cached: int
+    workers: int
+
+
+def _diagnostic(
+    code: str, path: str, message: str, line: int = 1, col: int = 0,
+    severity: Severity = Severity.ERROR,
+) -> Diagnostic:
+    return Diagnostic(code, severity, message, path, line, col)
+
+
+def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]]:
+    """List the ``.py`` files under ``config.src``, following symlinks but not loops."""
+    found: list[SourceFile] = []
+    problems: list[Diagnostic] = []
+    root = config.root
+
+    def relative(path: Path) -> str:
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+    def walk(folder: Path, parts: tuple[str, ...], seen: frozenset[Path]) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError as error:
+            problems.append(_diagnostic("skill/unreadable-file", relative(folder), f"cannot read folder: {error.strerror}"))
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                real = path.resolve()
+                if real in seen:
+                    problems.append(
+                        _diagnostic(
+                            "skill/symlink-loop",
+                            relative(path),
+                            f"symbolic link loop: {relative(path)} leads back to {relative(real)}; not followed",
+                            severity=Severity.WARNING,
+                        )
+                    )
+                    continue
+                walk(path, (*parts, entry.name), seen | {real})
+            elif entry.name.endswith(".py"):
+                stem = entry.name[:-3]
+                is_package = stem == "__init__"
+                module_parts = parts if is_package else (*parts, stem)
+                if not module_parts:
+                    continue  # an __init__.py in the import root itself is no module
+                found.append(SourceFile(relative(path), path, ".".join(module_parts), is_package))
+
+    if not config.src.is_dir():
+        problems.append(
+            _diagnostic("skill/no-agent", relative(config.pyproject),
+                        f"the import root {relative(config.src)} is not a folder")
+        )
+        return found, problems
+    walk(config.src, (), frozenset({config.src.resolve()}))
+    return found, problems
+
+
+def _decode(source: bytes, path: str) -> Diagnostic | None:
+    """Check that ``source`` decodes with its declared encoding (PEP 263, UTF-8 by default)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        source.decode(encoding)
+    except SyntaxError as error:  # an unknown encoding in the coding cookie
+        return _diagnostic("skill/encoding-error", path, f"cannot decode the file: {error.msg}")
+    except UnicodeDecodeError as error:
+        line = source[: error.start].count(b"\n") + 1
+        column = error.start - (source.rfind(b"\n", 0, error.start) + 1)
+        return _diagnostic(
+            "skill/encoding-error", path,
+            f"the file is not valid {error.encoding}: byte 0x{source[error.start]:02x} cannot be decoded",
+            line, column,
+        )
+    return None
+
+
+IndexResult = ModuleIndex | tuple[Diagnostic, ...]
+
+
+def _index_one(path: str, module: str, is_package: bool, source: bytes) -> IndexResult:
+    """Index one file; never raises (a bug in the indexer becomes a diagnostic)."""
+    from .index import IndexFailure, index_source
+
+    problem = _decode(source, path)
+    if problem is not None:
+        return (problem,)
+    try:
+        result = index_source(source, path, module, is_package)
+    except RecursionError:
+        return (_diagnostic("skill/syntax-error", path, "the file is nested too deeply to analyse"),)
+    except Exception as error:  # a worker boundary: one file's crash must not stop the rest
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        return (
+            _diagnostic(
+                "skill/internal-error", path,
+                f"skillc could not index this file ({type(error).__name__}: {error} at "
+                f"{Path(where.filename).name}:{where.lineno}); please report it",
+            ),
+        )
+    return result.diagnostics if isinstance(result, IndexFailure) else result
+
+
+def _index_chunk(chunk: list[tuple[str, str, bool, bytes]]) -> list[IndexResult]:
+    return [_index_one(*item) for item in chunk]
+
+
+def _cache_key(source_file: SourceFile, content: bytes) -> str:
+    digest = hashlib.sha256(content)
+    digest.update(f"\0{source_file.path}\0{source_file.module}\0{source_file.is_package}".encode())
+    return digest.hexdigest()
+
+
+def _cache_version() -> str:
+    from .. import __version__
+
+    return f"{__version__}/{CACHE_FORMAT}/{sys.version_info[:2]}"
+
+
+_CACHE_TYPES = {
+    cls.__name__: cls
+    for cls in (
+        BinOp, Call, ClassInfo, Const, Container, Diagnostic, Dynamic, FunctionInfo,
+        ImportBinding, ModuleIndex, Param, Pos, Ref, Severity, Subscript, ValueBinding,
+    )
+}
+_SAFE_BUILTINS = {"Ellipsis", "complex", "frozenset", "set"}
+
+
+class _CacheUnpickler(pickle.Unpickler):
+    """Load only the compiler's own data types: a cache file is data, never code."""
+
+    def find_class(self, module: str, name: str) -> object:
+        if module == __name__.rsplit(".", 1)[0] + ".types" and name in _CACHE_TYPES:
+            return _CACHE_TYPES[name]
+        if module == "builtins" and name in _SAFE_BUILTINS:
+            return getattr(builtins, name)
+        raise pickle.UnpicklingError(f"refusing to load {module}.{name} from the cache")
+
+
+def _load_cache(path: Path) -> dict[str, IndexResult]:
+    """The cached summaries, or nothing when the cache is missing, stale or corrupt."""
+    try:
+        with path.open("rb") as stream:
+            document = _CacheUnpickler(stream).load()
+    except FileNotFoundError:
+        return {}
+    except Exception:  # a corrupt cache is ignored, whatever is wrong with it
+        return {}
+    if (
+        not isinstance(document, dict)
+        or document.get("version") != _cache_version()
+        or not isinstance(document.get("entries"), dict)
+    ):
+        return {}
+    return document["entries"]
+
+
+def _write_cache(path: Path, entries: dict[str, IndexResult]) -> None:
+    """Write the cache atomically; failing to write it only costs speed next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".index-", suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            pickle.dump({"version": _cache_version(), "entries": entries}, stream, protocol=5)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except (OSError, UnboundLocalError):
+            pass
+
+
+def _pool_context() -> object:
+    # fork shares the already imported modules with the workers; elsewhere, spawn.
+    return get_context("fork" if "fork" in get_all_start_methods() else "spawn")
+
+
+def _parse_all(jobs: list[tuple[str, str, bool, bytes]], workers: int) -> list[IndexResult]:
+    if workers <= 1:
+        return _index_chunk(jobs)
+    chunk_count = workers * 4
+    chunks = [jobs[index::chunk_count] for index in range(chunk_count)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:  # type: ignore[arg-type]
+        done = list(pool.map(_index_chunk, chunks))
+    results: list[IndexResult | None] = [None] * len(jobs)
+    for index, chunk_results in enumerate(done):
+        results[index::chunk_count] = chunk_results
+    return [result for result in results if result is not None]
+
+
+def _workers(count: int) -> int:
+    if count < PARALLEL_THRESHOLD:
+        return 1
+    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1), 8))
+
+
+def index_project(
+    config: Config, *, use_cache: bool = True
+) -> tuple[dict[str, ModuleIndex], list[Diagnostic], IndexStats]:
+    """Index every module of the project; return them by dotted name, with diagnostics."""
+    sources, problems = discover_sources(config)
+    cache_path = config.root / ".skill" / "cache" / CACHE_FILE
+    cached = _load_cache(cache_path) if use_cache else {}
+    results: dict[str, IndexResult] = {}
+    pending: list[tuple[str, SourceFile, bytes]] = []
+    for source_file in sources:
+        try:
+            content = source_file.absolute.read_bytes()
+        except OSError as error:
+            problems.append(
+                _diagnostic("skill/unreadable-file", source_file.path, f"cannot read the file: {error.strerror or error}")
+            )
+            continue
+        key = _cache_key(source_file, content)
+        if key in cached:
+            results[key] = cached[key]
+        else:
+            pending.append((key, source_file, content))
+    workers = _workers(len(pending))
+    parsed = _parse_all(
+        [(item.path, item.module, item.is_package, content) for _, item, content in pending], workers
+    )
+    for (key, _, _), result in zip(pending, parsed, strict=True):
+        results[key] = result
+    if use_cache and (pending or set(cached) != set(results)):
+        _write_cache(cache_path, results)
+    modules: dict[str, ModuleIndex] = {}
+    for result in results.values():
+        if isinstance(result, ModuleIndex):
+            modules.setdefault(result.name, result)
+        else:
+            problems.extend(result)
+    stats = IndexStats(len(sources), len(pending), len(sources) - len(pending), workers)
+    return modules, problems, stats

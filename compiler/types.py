@@ -1,0 +1,367 @@
+"""The nouns that cross the compiler's stages: configuration, module summaries, diagnostics.
+
+Everything here is a frozen, picklable value.  A module summary (``ModuleIndex``) is
+plain data about one file, so it can be cached by content hash and built in a worker
+process; linking and checking work on these summaries only, never on syntax trees.
+
+Positions follow LibCST's convention: lines are 1-based, columns 0-based; they are
+converted only when printed.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, TypeAlias
+
+__all__ = [
+    "AgentInfo",
+    "BinOp",
+    "Call",
+    "ClassInfo",
+    "Config",
+    "Const",
+    "Container",
+    "Diagnostic",
+    "Dynamic",
+    "Expr",
+    "FunctionInfo",
+    "ImportBinding",
+    "ModelRef",
+    "ModuleIndex",
+    "NodePath",
+    "Param",
+    "Pos",
+    "Ref",
+    "Severity",
+    "SkillInfo",
+    "Source",
+    "Subscript",
+    "ToolInfo",
+    "ToolSettings",
+    "ValueBinding",
+]
+
+#: Steps from a module's root node to one node: attribute names and list indexes.
+NodePath: TypeAlias = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """Where a node starts: the position of its statement, and the path to refine it.
+
+    ``line``/``col`` are exact for statements; for a node inside a statement they are
+    the statement's, and ``path`` lets ``locate`` find the node's own position on
+    demand (only when a diagnostic needs it).
+    """
+
+    line: int
+    col: int
+    path: NodePath = ()
+    exact: bool = True
+
+
+# --- Expressions, reduced to what static analysis can reason about -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """A literal: str, bytes, int, float, complex, bool, None or Ellipsis."""
+
+    value: object
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A name or a dotted attribute chain: ``Tool``, ``skillc.Tool``, ``models.Input``."""
+
+    dotted: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call with its positional and keyword arguments; ``*``/``**`` make it opaque."""
+
+    func: Expr
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...]
+    pos: Pos
+    has_star: bool = False
+
+    def keyword(self, name: str) -> Expr | None:
+        """The value passed as ``name=``, or ``None``."""
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    """A list, tuple, set or dict display; a dict's items are (key, value) pairs."""
+
+    kind: Literal["list", "tuple", "set", "dict"]
+    items: tuple[Expr, ...]
+    pos: Pos
+    keys: tuple[Expr | None, ...] = ()
+    has_star: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript:
+    """``value[item, ...]``, as in ``list[int]`` or ``Annotated[int, Field(ge=0)]``."""
+
+    value: Expr
+    items: tuple[Expr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """A binary operation; ``|`` is what matters (unions and flag sets)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Dynamic:
+    """Anything else: its value is only known by running the code."""
+
+    kind: str
+    text: str
+    pos: Pos
+
+
+Expr: TypeAlias = Const | Ref | Call | Container | Subscript | BinOp | Dynamic
+
+
+# --- What one module defines --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ImportBinding:
+    """A name an import binds: ``from .a import b as c`` binds ``c`` to ``(.a, b)``.
+
+    ``module`` is the module as written (without the leading dots), ``level`` the
+    number of leading dots, ``name`` the imported attribute (``None`` for ``import a.b``,
+    which binds ``a`` to module ``a``, or ``a.b`` with ``as``).
+    """
+
+    local: str
+    module: str
+    name: str | None
+    level: int
+    pos: Pos
+    star: bool = False
+    branch: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A function parameter with its annotation and default, as written."""
+
+    name: str
+    kind: Literal["positional_only", "normal", "var_positional", "keyword_only", "var_keyword"]
+    annotation: Expr | None
+    default: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionInfo:
+    """A function or method: its decorators, parameters and docstring (not its body)."""
+
+    name: str
+    params: tuple[Param, ...]
+    decorators: tuple[Expr, ...]
+    is_async: bool
+    docstring: str | None
+    returns: Expr | None
+    pos: Pos
+    branch: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ValueBinding:
+    """``name = value`` or ``name: annotation = value`` at module or class level."""
+
+    name: str
+    value: Expr | None
+    annotation: Expr | None
+    pos: Pos
+    branch: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    """A class: its bases, keywords, class-level attributes and methods."""
+
+    name: str
+    bases: tuple[Expr, ...]
+    keywords: tuple[tuple[str, Expr], ...]
+    decorators: tuple[Expr, ...]
+    attributes: tuple[ValueBinding, ...]
+    methods: tuple[FunctionInfo, ...]
+    docstring: str | None
+    pos: Pos
+    branch: str | None = None
+
+    def attribute(self, name: str) -> ValueBinding | None:
+        """The last binding of ``name`` in the class body."""
+        found = None
+        for binding in self.attributes:
+            if binding.name == name:
+                found = binding
+        return found
+
+    def method(self, name: str) -> FunctionInfo | None:
+        """The last definition of method ``name``."""
+        found = None
+        for method in self.methods:
+            if method.name == name:
+                found = method
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleIndex:
+    """Everything the compiler needs to know about one module, as plain data."""
+
+    name: str
+    path: str
+    is_package: bool
+    docstring: str | None
+    imports: tuple[ImportBinding, ...]
+    classes: tuple[ClassInfo, ...]
+    functions: tuple[FunctionInfo, ...]
+    assignments: tuple[ValueBinding, ...]
+    calls: tuple[Call, ...]
+
+
+# --- Diagnostics -------------------------------------------------------------------
+
+
+class Severity(enum.Enum):
+    """How bad a diagnostic is: errors stop the compile, warnings do not."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem, with where it is and what to do about it."""
+
+    code: str
+    severity: Severity
+    message: str
+    path: str
+    line: int
+    col: int
+    hint: str | None = None
+    related: tuple[tuple[str, int, int, str], ...] = ()
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.col, self.code, self.message)
+
+
+# --- Configuration -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """``[tool.skill]`` of a project, with every path made absolute."""
+
+    root: Path
+    pyproject: Path
+    entry: Path
+    src: Path
+    out: Path
+    schema: Literal["static", "import"] = "static"
+    chat: Mapping[str, object] = field(default_factory=dict)
+    warnings: tuple[Diagnostic, ...] = ()
+
+
+# --- What linking finds: the agent, its skills and tools -------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where something is defined: a path relative to the project, a line, a column."""
+
+    path: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A pydantic model class in the project (or outside it, when ``module`` is external)."""
+
+    module: str
+    qualname: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSettings:
+    """The execution settings of a tool, as the compiler read them."""
+
+    timeout: float = 60.0
+    retries: int = 0
+    strict: bool = False
+    needs_approval: bool = False
+    required: bool = False
+    metadata: Mapping[str, object] = field(default_factory=dict)
+    voice: tuple[str, ...] = ()
+    has_condition: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """One tool the agent reaches, ready for schemas and bundling."""
+
+    name: str
+    skill: str
+    form: Literal["class", "function", "object"]
+    description: str
+    module: str
+    qualname: str
+    source: Source
+    settings: ToolSettings
+    input_model: ModelRef | None
+    output_model: ModelRef | None
+    is_async: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SkillInfo:
+    """One skill of the agent, with the names of its tools in order."""
+
+    name: str
+    description: str
+    context: str
+    tools: tuple[str, ...]
+    has_condition: bool
+    module: str
+    qualname: str
+    source: Source
+
+
+@dataclass(frozen=True, slots=True)
+class AgentInfo:
+    """The agent defined by the entry module."""
+
+    name: str
+    persona: str
+    skills: tuple[str, ...]
+    module: str
+    qualname: str
+    source: Source
