@@ -6,6 +6,7 @@ exit codes and messages.
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -40,7 +41,8 @@ class _Settings:
 
 
 settings = _Settings()
-stdout = Console(highlight=False, soft_wrap=True)
+# Piped output is not cut to a terminal's width: tables keep one row per line.
+stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
 
 app = typer.Typer(
     name="skill",
@@ -113,7 +115,24 @@ def compile_(
     ] = False,
 ) -> int:
     """Check the project statically and build its per-tool bundles."""
-    raise NotImplementedCommandError("`skill compile` is not built yet")
+    if verify:
+        raise NotImplementedCommandError("`skill compile --verify` is not built yet")
+    from ..compiler import compile_project
+    from .render import print_json, print_text
+
+    def once() -> int:
+        report = compile_project(project, out=out)
+        if output_format is OutputFormat.json:
+            print_json(stdout, report)
+        else:
+            print_text(stdout, report)
+        return 0 if report.ok else 1
+
+    if not watch:
+        return once()
+    from .watch import watch_project
+
+    return watch_project(project, once, stdout)
 
 
 @app.command()

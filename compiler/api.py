@@ -15,7 +15,7 @@ from .config import locate_config, read_config
 from .sources import IndexStats, index_project
 from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
 
-__all__ = ["CompileReport", "compile_project"]
+__all__ = ["CompileReport", "compile_project", "report_to_dict"]
 
 
 @dataclass(frozen=True)
@@ -85,3 +85,88 @@ def compile_project(
         stats=stats,
         timings=timings,
     )
+
+
+def _source(source: object) -> dict[str, object]:
+    return {"path": getattr(source, "path"), "line": getattr(source, "line")}
+
+
+def report_to_dict(report: CompileReport) -> dict[str, object]:
+    """The report as one JSON-ready document (``skill compile --format json``).
+
+    Columns are 1-based here, as in the text output and in editors.
+    """
+    return {
+        "format": 1,
+        "ok": report.ok,
+        "summary": {
+            "errors": report.errors,
+            "warnings": report.warnings,
+            "skills": len(report.skills),
+            "tools": len(report.tools),
+        },
+        "agent": None
+        if report.agent is None
+        else {
+            "name": report.agent.name,
+            "skills": list(report.agent.skills),
+            "source": _source(report.agent.source),
+        },
+        "skills": [
+            {
+                "name": skill.name,
+                "description": skill.description,
+                "tools": list(skill.tools),
+                "has_condition": skill.has_condition,
+                "source": _source(skill.source),
+            }
+            for skill in report.skills
+        ],
+        "tools": [
+            {
+                "name": tool.name,
+                "skill": tool.skill,
+                "form": tool.form,
+                "description": tool.description,
+                "source": _source(tool.source),
+                "entry": {"module": tool.module, "qualname": tool.qualname},
+                "input_model": None if tool.input_model is None else f"{tool.input_model.module}.{tool.input_model.qualname}",
+                "output_model": None if tool.output_model is None else f"{tool.output_model.module}.{tool.output_model.qualname}",
+                "is_async": tool.is_async,
+                "settings": {
+                    "timeout": tool.settings.timeout,
+                    "retries": tool.settings.retries,
+                    "strict": tool.settings.strict,
+                    "needs_approval": tool.settings.needs_approval,
+                    "required": tool.settings.required,
+                    "has_condition": tool.settings.has_condition,
+                    "metadata": dict(tool.settings.metadata),
+                    "voice": list(tool.settings.voice),
+                },
+            }
+            for tool in report.tools
+        ],
+        "diagnostics": [
+            {
+                "code": item.code,
+                "severity": item.severity.value,
+                "message": item.message,
+                "path": item.path,
+                "line": item.line,
+                "column": item.col + 1,
+                "hint": item.hint,
+                "related": [
+                    {"path": path, "line": line, "column": col + 1, "message": note}
+                    for path, line, col, note in item.related
+                ],
+            }
+            for item in report.diagnostics
+        ],
+        "stats": {
+            "files": report.stats.files,
+            "parsed": report.stats.parsed,
+            "cached": report.stats.cached,
+            "workers": report.stats.workers,
+        },
+        "timings": {stage: round(seconds, 6) for stage, seconds in report.timings.items()},
+    }

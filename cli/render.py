@@ -1,0 +1,110 @@
+"""Render a compile report for people (text) or for CI (one JSON document)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ..compiler.api import CompileReport, report_to_dict
+from ..compiler.types import Diagnostic, Severity, ToolInfo
+
+__all__ = ["print_json", "print_text"]
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow"}
+
+
+class _Lines:
+    """Source lines of the files diagnostics point into, read once each."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, list[str]] = {}
+
+    def get(self, path: str, line: int) -> str | None:
+        if path not in self._files:
+            try:
+                text = (self.root / path).read_bytes().decode("utf-8", "replace")
+            except OSError:
+                text = ""
+            self._files[path] = text.splitlines()
+        lines = self._files[path]
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _diagnostic(console: Console, item: Diagnostic, lines: _Lines) -> None:
+    style = _STYLE[item.severity]
+    console.print(
+        f"[bold]{escape(item.path)}:{item.line}:{item.col + 1}:[/] "
+        f"[{style}]{item.severity.value}{escape(f'[{item.code}]')}[/] {escape(item.message)}"
+    )
+    source = lines.get(item.path, item.line)
+    if source is not None:
+        expanded = source.expandtabs(4)
+        prefix = source[: item.col].expandtabs(4)
+        console.print(f"    {escape(expanded)}")
+        console.print(f"    {' ' * len(prefix)}[{style}]^[/]")
+    for path, line, col, note in item.related:
+        console.print(f"  [dim]note:[/] {escape(path)}:{line}:{col + 1}: {escape(note)}")
+    if item.hint:
+        console.print(f"  [dim]hint:[/] {escape(item.hint)}")
+
+
+def _settings(tool: ToolInfo) -> str:
+    settings = tool.settings
+    parts = [f"timeout {settings.timeout:g}s"]
+    if settings.retries:
+        parts.append(f"retries {settings.retries}")
+    for flag, label in (
+        (settings.strict, "strict"),
+        (settings.needs_approval, "needs approval"),
+        (settings.required, "required"),
+        (settings.has_condition, "condition"),
+        (tool.is_async, "async"),
+    ):
+        if flag:
+            parts.append(label)
+    return ", ".join(parts)
+
+
+def print_text(console: Console, report: CompileReport) -> None:
+    """Diagnostics with their source lines, the table of tools, and a summary line."""
+    lines = _Lines(report.config.root)
+    for item in report.diagnostics:
+        _diagnostic(console, item, lines)
+        console.print()
+    if report.tools:
+        table = Table(title=None, box=None, show_edge=False, pad_edge=False, header_style="bold")
+        for column in ("tool", "skill", "form", "source"):
+            table.add_column(column, no_wrap=True, overflow="ignore")
+        table.add_column("settings", overflow="fold")
+        for tool in report.tools:
+            table.add_row(
+                escape(tool.name),
+                escape(tool.skill),
+                tool.form,
+                escape(f"{tool.source.path}:{tool.source.line}"),
+                _settings(tool),
+            )
+        console.print(table)
+        console.print()
+    agent = f"agent {report.agent.name!r}: " if report.agent is not None else ""
+    tools = f"{len(report.tools)} tool{'s' if len(report.tools) != 1 else ''}"
+    skills = f"{len(report.skills)} skill{'s' if len(report.skills) != 1 else ''}"
+    errors = f"{report.errors} error{'s' if report.errors != 1 else ''}"
+    warnings = f"{report.warnings} warning{'s' if report.warnings != 1 else ''}"
+    style = "bold red" if report.errors else "bold green"
+    total = sum(report.timings.values())
+    console.print(
+        f"[{style}]{agent}{tools} in {skills}, {errors}, {warnings}[/] "
+        f"[dim]({report.stats.files} modules, {report.stats.parsed} parsed, "
+        f"{report.stats.cached} cached, {total:.2f}s)[/]"
+    )
+
+
+def print_json(console: Console, report: CompileReport) -> None:
+    """One JSON document on stdout."""
+    console.file.write(json.dumps(report_to_dict(report), indent=2, sort_keys=False) + "\n")
