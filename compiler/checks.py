@@ -19,7 +19,7 @@ __all__ = ["CHECKS", "Check", "Example", "severity_of"]
 class Example:
     """A project under ``src/`` (file name -> source); ``at`` is where the diagnostic is."""
 
-    files: Mapping[str, str]
+    files: Mapping[str, str | bytes]
     at: tuple[str, int, int] | None = None
 
 
@@ -254,7 +254,8 @@ CHECKS: dict[str, Check] = {
             "skill/encoding-error",
             Severity.ERROR,
             "A file is not valid in its declared encoding (UTF-8 by default).",
-            valid=(Example(_GOOD),),
+            valid=(Example({**_GOOD, "latin.py": b"# -*- coding: latin-1 -*-\nname = '\xe9'\n"}),),
+            invalid=(Example({**_GOOD, "latin.py": b"name = '\xe9t\xe9'\n"}, ("src/latin.py", 1, 8)),),
         ),
         Check(
             "skill/unreadable-file",

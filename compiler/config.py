@@ -24,7 +24,7 @@ PYPROJECT = "pyproject.toml"
 
 
 def _has_skill_table(text: str) -> bool:
-    return re.search(r"^\s*\[\s*tool\s*\.\s*skill\s*[\].]", text, re.M) is not None
+    return re.search(r"^\s*\[\s*tool\s*\.\s*skill\b", text, re.M) is not None
 
 
 def locate_config(start: Path) -> Path:

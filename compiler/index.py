@@ -234,7 +234,8 @@ class _Indexer:
         elif isinstance(node, cst.Try | cst.TryStar):
             ast_try = twin if isinstance(twin, ast.Try | ast.TryStar) else None
             self._branch(node.body, path, ast_try.body if ast_try else None, f"{label}:body")
-            for index, handler in enumerate(node.handlers):
+            handlers: Sequence[cst.ExceptHandler | cst.ExceptStarHandler] = node.handlers
+            for index, handler in enumerate(handlers):
                 ast_handler = ast_try.handlers[index] if ast_try else None
                 self._branch(
                     handler.body, (*path, "handlers", index),
@@ -445,24 +446,24 @@ class _Indexer:
             keys: list[Expr | None] = []
             values: list[Expr] = []
             has_star = False
-            for index, element in enumerate(node.elements):
-                if isinstance(element, cst.DictElement):
-                    keys.append(self._expr(element.key, (*path, "elements", index, "key"), statement))
-                    values.append(self._expr(element.value, (*path, "elements", index, "value"), statement))
+            for index, entry in enumerate(node.elements):
+                if isinstance(entry, cst.DictElement):
+                    keys.append(self._expr(entry.key, (*path, "elements", index, "key"), statement))
+                    values.append(self._expr(entry.value, (*path, "elements", index, "value"), statement))
                 else:
                     has_star = True
             return Container("dict", tuple(values), pos, keys=tuple(keys), has_star=has_star)
         if isinstance(node, cst.Subscript):
-            value = self._expr(node.value, (*path, "value"), statement)
+            subject = self._expr(node.value, (*path, "value"), statement)
             parts: list[Expr] = []
-            for index, element in enumerate(node.slice):
-                if isinstance(element.slice, cst.Index) and element.slice.star is None:
+            for index, part in enumerate(node.slice):
+                if isinstance(part.slice, cst.Index) and part.slice.star is None:
                     parts.append(
-                        self._expr(element.slice.value, (*path, "slice", index, "slice", "value"), statement)
+                        self._expr(part.slice.value, (*path, "slice", index, "slice", "value"), statement)
                     )
                 else:
-                    parts.append(self._dynamic(element.slice, pos))
-            return Subscript(value, tuple(parts), pos)
+                    parts.append(self._dynamic(part.slice, pos))
+            return Subscript(subject, tuple(parts), pos)
         if isinstance(node, cst.BinaryOperation):
             symbol = _BINARY_OPERATORS.get(type(node.operator), "?")
             return BinOp(

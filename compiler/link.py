@@ -13,8 +13,9 @@ refining, see ``locate``); nothing here raises for bad user code.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..runtime.docstrings import parse_docstring
 from ..runtime.spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, is_conventional_name, is_valid_name
@@ -664,9 +665,9 @@ class ProjectLinker(Linker):
         tools: list[str] = []
         tools_expr = arguments.get("tools")
         for tool_module, item in self.entries(skill_module, tools_expr, "tools"):
-            info = self.tool_entry(tool_module, item, name)
-            if info is not None:
-                tools.append(info.name)
+            tool = self.tool_entry(tool_module, item, name)
+            if tool is not None:
+                tools.append(tool.name)
         if not tools and not any(f.code == "skill/dynamic-value" and f.pos == getattr(tools_expr, "pos", None) for f in self.findings):
             if tools_expr is None or (isinstance(tools_expr, Container) and not tools_expr.items):
                 self.report("skill/empty-skill", skill_module, pos, f"skill {name!r} has no tools")
@@ -955,7 +956,7 @@ class ProjectLinker(Linker):
     def settings(self, draft: _Draft) -> ToolSettings | None:
         values: dict[str, object] = {}
         ok = True
-        rules = {
+        rules: dict[str, tuple[Callable[[Any], bool], str, object]] = {
             "timeout": (lambda v: not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) and v > 0,
                         "a positive number of seconds", float(DEFAULT_TIMEOUT)),
             "retries": (lambda v: not isinstance(v, bool) and isinstance(v, int) and v >= 0,

@@ -20,6 +20,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_all_start_methods, get_context
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from .types import (
@@ -142,9 +143,13 @@ def _decode(source: bytes, path: str) -> Diagnostic | None:
     """Check that ``source`` decodes with its declared encoding (PEP 263, UTF-8 by default)."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError as error:
+        # No usable coding cookie: the file must be UTF-8, and the decode below says where not.
+        encoding, cookie_problem = "utf-8", error.msg
+    else:
+        cookie_problem = None
+    try:
         source.decode(encoding)
-    except SyntaxError as error:  # an unknown encoding in the coding cookie
-        return _diagnostic("skill/encoding-error", path, f"cannot decode the file: {error.msg}")
     except UnicodeDecodeError as error:
         line = source[: error.start].count(b"\n") + 1
         column = error.start - (source.rfind(b"\n", 0, error.start) + 1)
@@ -153,6 +158,10 @@ def _decode(source: bytes, path: str) -> Diagnostic | None:
             f"the file is not valid {error.encoding}: byte 0x{source[error.start]:02x} cannot be decoded",
             line, column,
         )
+    except LookupError:
+        cookie_problem = f"unknown encoding {encoding!r}"
+    if cookie_problem is not None:
+        return _diagnostic("skill/encoding-error", path, f"cannot decode the file: {cookie_problem}")
     return None
 
 
@@ -234,7 +243,8 @@ def _load_cache(path: Path) -> dict[str, IndexResult]:
         or not isinstance(document.get("entries"), dict)
     ):
         return {}
-    return document["entries"]
+    entries: dict[str, IndexResult] = document["entries"]
+    return entries
 
 
 def _write_cache(path: Path, entries: dict[str, IndexResult]) -> None:
@@ -252,7 +262,7 @@ def _write_cache(path: Path, entries: dict[str, IndexResult]) -> None:
             pass
 
 
-def _pool_context() -> object:
+def _pool_context() -> BaseContext:
     # fork shares the already imported modules with the workers; elsewhere, spawn.
     return get_context("fork" if "fork" in get_all_start_methods() else "spawn")
 
@@ -262,7 +272,7 @@ def _parse_all(jobs: list[tuple[str, str, bool, bytes]], workers: int) -> list[I
         return _index_chunk(jobs)
     chunk_count = workers * 4
     chunks = [jobs[index::chunk_count] for index in range(chunk_count)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:  # type: ignore[arg-type]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
         done = list(pool.map(_index_chunk, chunks))
     results: list[IndexResult | None] = [None] * len(jobs)
     for index, chunk_results in enumerate(done):

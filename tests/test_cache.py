@@ -1,0 +1,108 @@
+"""The index cache: unchanged files are never parsed again; a bad cache is never trusted."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+from helpers import write_project
+from skillc.compiler.api import compile_project, report_to_dict
+from skillc.compiler.sources import CACHE_FILE, PARALLEL_THRESHOLD
+
+TOOL = '''from pydantic import BaseModel
+from skillc import Tool
+
+
+class Input{n}(BaseModel):
+    value: int = {n}
+
+
+class Tool{n}(Tool):
+    name = "tool_{n}"
+    description = "Tool {n}."
+    input_schema = Input{n}
+
+    def execute(self, input, ctx):
+        return input.value
+'''
+
+
+def _project(root: Path, tools: int) -> Path:
+    imports = "".join(f"from tools.t{n} import Tool{n}\n" for n in range(tools))
+    registered = ", ".join(f"Tool{n}()" for n in range(tools))
+    agent = (
+        "from skillc import Agent, Skill\n" + imports
+        + f'agent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[{registered}])])\n'
+    )
+    files = {"agent.py": agent, "tools/__init__.py": ""}
+    files.update({f"tools/t{n}.py": TOOL.format(n=n) for n in range(tools)})
+    return write_project(root, files)
+
+
+def _stable(report: object) -> dict[str, object]:
+    document = report_to_dict(report)  # type: ignore[arg-type]
+    return {key: value for key, value in document.items() if key not in ("timings", "stats")}
+
+
+def test_a_warm_compile_parses_nothing_and_one_change_parses_one_file(tmp_path: Path) -> None:
+    _project(tmp_path, 3)
+    cold = compile_project(tmp_path)
+    assert (cold.stats.files, cold.stats.parsed, cold.stats.cached) == (5, 5, 0)
+    warm = compile_project(tmp_path)
+    assert (warm.stats.parsed, warm.stats.cached) == (0, 5)
+    assert _stable(warm) == _stable(cold)
+    with (tmp_path / "src/tools/t1.py").open("a") as stream:
+        stream.write("# changed\n")
+    changed = compile_project(tmp_path)
+    assert (changed.stats.parsed, changed.stats.cached) == (1, 4)
+    assert _stable(changed) == _stable(cold)
+
+
+def test_a_corrupt_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
+    _project(tmp_path, 2)
+    expected = _stable(compile_project(tmp_path))
+    cache = tmp_path / ".skill/cache" / CACHE_FILE
+    cache.write_bytes(b"\x80\x05garbage that is no pickle")
+    report = compile_project(tmp_path)
+    assert report.stats.cached == 0 and _stable(report) == expected
+    assert compile_project(tmp_path).stats.parsed == 0
+
+
+class _Exploit:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, ("touch pwned",))
+
+
+def test_a_cache_that_would_run_code_is_refused(tmp_path: Path) -> None:
+    _project(tmp_path, 1)
+    compile_project(tmp_path)
+    cache = tmp_path / ".skill/cache" / CACHE_FILE
+    cache.write_bytes(pickle.dumps({"version": "x", "entries": _Exploit()}))
+    report = compile_project(tmp_path)
+    assert report.stats.cached == 0 and report.ok
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path: Path) -> None:
+    _project(tmp_path, 1)
+    compile_project(tmp_path)
+    assert sorted(p.name for p in (tmp_path / ".skill/cache").iterdir()) == [CACHE_FILE]
+
+
+def test_parallel_indexing_gives_the_serial_result(tmp_path: Path) -> None:
+    count = PARALLEL_THRESHOLD + 8
+    parallel = compile_project(_project(tmp_path / "a", count), use_cache=False)
+    assert parallel.stats.workers == min(len(os.sched_getaffinity(0)), 8)
+    assert parallel.ok and len(parallel.tools) == count
+    serial_root = _project(tmp_path / "b", count)
+    # Below the threshold a compile is serial: index in two parts through the cache.
+    hidden = range(PARALLEL_THRESHOLD - 4, count)
+    for module in hidden:
+        (serial_root / f"src/tools/t{module}.py").rename(serial_root / f"src/tools/t{module}.py.off")
+    assert compile_project(serial_root).stats.workers == 1
+    for module in hidden:
+        (serial_root / f"src/tools/t{module}.py.off").rename(serial_root / f"src/tools/t{module}.py")
+    serial = compile_project(serial_root)
+    assert serial.stats.workers == 1
+    assert _stable(serial) == _stable(parallel)

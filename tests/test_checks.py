@@ -1,0 +1,53 @@
+"""Every check's own examples: valid ones never report it, invalid ones report it where they say."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import write_project
+from skillc.compiler.api import compile_project
+from skillc.compiler.checks import CHECKS, Check, Example
+
+COMPILER = Path(__file__).resolve().parents[1] / "compiler"
+
+CASES = [
+    pytest.param(check, kind, example, id=f"{code}-{kind}-{number}")
+    for code, check in CHECKS.items()
+    for kind, examples in (("valid", check.valid), ("invalid", check.invalid))
+    for number, example in enumerate(examples)
+]
+
+
+@pytest.mark.parametrize(("check", "kind", "example"), CASES)
+def test_check_examples(tmp_path: Path, check: Check, kind: str, example: Example) -> None:
+    write_project(tmp_path, dict(example.files))
+    report = compile_project(tmp_path, use_cache=False)
+    found = [(item.path, item.line, item.col) for item in report.diagnostics if item.code == check.code]
+    if kind == "valid":
+        assert report.diagnostics == (), [d.message for d in report.diagnostics]
+    else:
+        assert example.at in found, (found, [d.message for d in report.diagnostics])
+        severities = {item.severity for item in report.diagnostics if item.code == check.code}
+        assert severities == {check.severity}
+
+
+def test_every_code_the_compiler_reports_is_a_documented_check() -> None:
+    used = set()
+    for source in COMPILER.glob("*.py"):
+        used |= set(re.findall(r'"(skill/[a-z-]+)"', source.read_text()))
+    assert used <= set(CHECKS), sorted(used - set(CHECKS))
+
+
+def test_every_error_and_most_warnings_have_an_invalid_example() -> None:
+    # Only the codes that no project tree written by a test can trigger go without one:
+    # unreadable files and symlink loops are covered by tests that build such trees.
+    without = {code for code, check in CHECKS.items() if not check.invalid}
+    assert without == {
+        "skill/unreadable-file",
+        "skill/internal-error",
+        "skill/symlink-loop",
+        "skill/unknown-config-key",
+    }

@@ -1,0 +1,143 @@
+"""``skill compile`` as a user runs it: output, exit codes, JSON, and watch mode."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from helpers import SKILL, RunSkill, write_project
+
+LOOKUP = '''from pydantic import BaseModel
+from skillc import Tool
+
+
+class LookupInput(BaseModel):
+    order_id: str
+
+
+class Lookup(Tool):
+    name = "Lookup"
+    input_schema = LookupInput
+
+    def execute(self, input, ctx):
+        return input.order_id
+'''
+AGENT = '''from skillc import Agent, Skill
+from tools import Lookup
+
+orders = Skill(name="orders", description="Orders.", tools=[Lookup(), missing])
+agent = Agent(name="shop", skills=[orders])
+'''
+
+
+def test_text_output_shows_each_diagnostic_with_its_line_then_tools_and_summary(
+    skill: RunSkill, tmp_path: Path
+) -> None:
+    write_project(tmp_path, {"agent.py": AGENT, "tools.py": LOOKUP})
+    result = skill("compile")
+    assert result.code == 1
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert lines[:16] == [
+        "src/agent.py:4:71: error[skill/unresolved-reference] missing is not a tool",
+        '    orders = Skill(name="orders", description="Orders.", tools=[Lookup(), missing])',
+        " " * (4 + 70) + "^",
+        "  hint: list tool instances, @tool functions or Tool(...) objects in tools=[...]",
+        "",
+        "src/tools.py:9:1: warning[skill/missing-description] tool 'Lookup' has no description, "
+        "so the model cannot tell when to use it",
+        "    class Lookup(Tool):",
+        "    ^",
+        "  hint: describe what the tool does and when to call it",
+        "",
+        "src/tools.py:10:12: warning[skill/tool-name-style] tool name 'Lookup' is not lower_snake_case",
+        '        name = "Lookup"',
+        " " * (4 + 11) + "^",
+        "  hint: by convention tool names match ^[a-z][a-z0-9_-]*$",
+        "",
+        "tool    skill   form   source          settings",
+    ]
+    assert lines[16] == "Lookup  orders  class  src/tools.py:9  timeout 60s"
+    assert lines[18].startswith("agent 'shop': 1 tool in 1 skill, 1 error, 2 warnings (2 modules, 2 parsed, 0 cached, ")
+    assert result.stderr == ""
+
+
+def test_json_output_is_one_document(skill: RunSkill, tmp_path: Path) -> None:
+    write_project(tmp_path, {"agent.py": AGENT, "tools.py": LOOKUP})
+    result = skill("compile", "--format", "json")
+    assert result.code == 1
+    document = json.loads(result.stdout)
+    assert document["ok"] is False
+    assert document["summary"] == {"errors": 1, "warnings": 2, "skills": 1, "tools": 1}
+    assert document["diagnostics"][0] == {
+        "code": "skill/unresolved-reference",
+        "severity": "error",
+        "message": "missing is not a tool",
+        "path": "src/agent.py",
+        "line": 4,
+        "column": 71,
+        "hint": "list tool instances, @tool functions or Tool(...) objects in tools=[...]",
+        "related": [],
+    }
+    assert document["tools"][0]["entry"] == {"module": "tools", "qualname": "Lookup"}
+    assert set(document["timings"]) == {"config", "index", "link"}
+
+
+def test_a_new_project_compiles_clean(skill: RunSkill, tmp_path: Path) -> None:
+    assert skill("init", "demo").code == 0
+    result = skill("compile", "demo")
+    assert result.code == 0, result.stdout
+    rows = [line.split() for line in result.stdout.splitlines()[1:4]]
+    assert [row[:4] for row in rows] == [
+        ["lookup_order", "orders", "class", "src/skills/tools/lookup_order.py:18"],
+        ["cancel_order", "orders", "function", "src/skills/tools/cancel_order.py:14"],
+        ["shipping_quote", "orders", "object", "src/skills/tools/shipping_quote.py:34"],
+    ]
+    assert "agent 'demo': 3 tools in 1 skill, 0 errors, 0 warnings" in result.stdout
+    assert not (tmp_path / "demo/dist").exists()
+
+
+def test_verify_is_not_built_yet(skill: RunSkill, tmp_path: Path) -> None:
+    write_project(tmp_path, {"agent.py": AGENT, "tools.py": LOOKUP})
+    result = skill("compile", "--verify")
+    assert (result.code, result.stderr) == (2, "error: `skill compile --verify` is not built yet\n")
+
+
+def _read_until(process: subprocess.Popen[str], marker: str, timeout: float = 60) -> str:
+    """Read the watcher's output until ``marker`` appears (bounded by ``timeout``)."""
+    assert process.stdout is not None
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while marker not in seen:
+        assert time.monotonic() < deadline, f"no {marker!r} in {seen!r}"
+        line = process.stdout.readline()
+        assert line, f"the watcher ended early: {seen!r}"
+        seen += line
+    return seen
+
+
+def test_watch_recompiles_on_change_until_interrupted(tmp_path: Path) -> None:
+    write_project(tmp_path, {"agent.py": AGENT, "tools.py": LOOKUP})
+    with subprocess.Popen(
+        [str(SKILL), "compile", "--watch"], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+    ) as process:
+        _watch(process, tmp_path)
+
+
+def _watch(process: subprocess.Popen[str], tmp_path: Path) -> None:
+    try:
+        first = _read_until(process, "Watching for changes")
+        assert "1 error, 2 warnings" in first
+        (tmp_path / "src/agent.py").write_text(AGENT.replace(", missing", ""))
+        second = _read_until(process, "Watching for changes")
+        assert "Change detected, compiling again." in second
+        assert "0 errors, 2 warnings" in second
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)

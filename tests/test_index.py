@@ -1,0 +1,143 @@
+"""The indexer reads any file without crashing, and bad files become diagnostics."""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import write_project
+from skillc.compiler.api import compile_project
+from skillc.compiler.index import index_source
+from skillc.compiler.sources import _index_one
+from skillc.compiler.types import ModuleIndex
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+GOOD_AGENT = (
+    "from skillc import Agent, Skill, tool\n"
+    "@tool\n"
+    "def ping(text: str) -> str:\n"
+    '    """Echo the text."""\n'
+    "    return text\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
+)
+
+
+@pytest.mark.parametrize("package", ["email", "json", "asyncio", "importlib"])
+def test_indexes_every_module_of_a_stdlib_package(package: str) -> None:
+    files = sorted((STDLIB / package).rglob("*.py"))
+    assert files
+    for path in files:
+        result = _index_one(str(path), path.stem, path.name == "__init__.py", path.read_bytes())
+        assert isinstance(result, ModuleIndex), (path, result)
+
+
+def test_what_the_index_records() -> None:
+    source = b'''"""Doc."""
+from __future__ import annotations
+import os.path as osp, json
+from .base import Base as B
+from .. import sibling
+from pkg import *
+try:
+    from fast import Thing
+except ImportError:
+    from slow import Thing
+
+class Model(B, metaclass=Meta):
+    """A model."""
+    x: int = 1
+    y: Annotated[str, Field(min_length=1)]
+    a = b = "z"
+
+    @property
+    def p(self, q: int = 2, *args, k: str, **kw) -> list[int]:
+        """P."""
+
+@tool(name="t")
+async def t(x: int) -> None: ...
+
+VALUE = -3.5
+register(VALUE, key=[1, (2,), {"a": None}])
+'''
+    index = index_source(source, "src/pkg/mod.py", "pkg.mod", False)
+    assert isinstance(index, ModuleIndex)
+    assert index.docstring == "Doc."
+    imports = [(i.local, i.module, i.name, i.level, i.star, i.branch) for i in index.imports]
+    assert imports == [
+        ("annotations", "__future__", "annotations", 0, False, None),
+        ("osp", "os.path", None, 0, False, None),
+        ("json", "json", None, 0, False, None),
+        ("B", "base", "Base", 1, False, None),
+        ("sibling", "", "sibling", 2, False, None),
+        ("*", "pkg", None, 0, True, None),
+        ("Thing", "fast", "Thing", 0, False, "try@7:body"),
+        ("Thing", "slow", "Thing", 0, False, "try@7:except0"),
+    ]
+    (model,) = index.classes
+    assert (model.name, model.docstring, model.pos.line, model.pos.col) == ("Model", "A model.", 12, 0)
+    assert [(a.name, a.pos.line, a.pos.col) for a in model.attributes] == [
+        ("x", 14, 4), ("y", 15, 4), ("a", 16, 4), ("b", 16, 4),
+    ]
+    (method,) = model.methods
+    assert [(p.name, p.kind) for p in method.params] == [
+        ("self", "normal"), ("q", "normal"), ("k", "keyword_only"),
+        ("args", "var_positional"), ("kw", "var_keyword"),
+    ]
+    assert (method.docstring, method.pos.line) == ("P.", 19)
+    (function,) = index.functions
+    assert (function.name, function.is_async, function.pos.line) == ("t", True, 23)
+    (value,) = index.assignments
+    assert (value.name, getattr(value.value, "value", None)) == ("VALUE", -3.5)
+    (call,) = index.calls
+    assert getattr(call.func, "dotted", None) == "register"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_the_indexer_never_raises(source: bytes) -> None:
+    result = _index_one("src/x.py", "x", False, source)
+    assert isinstance(result, ModuleIndex | tuple)
+
+
+def test_a_syntax_error_is_reported_and_the_rest_still_compiles(tmp_path: Path) -> None:
+    write_project(tmp_path, {"agent.py": GOOD_AGENT, "broken.py": "x = (1,\n", "also.py": "def f(:\n"})
+    report = compile_project(tmp_path)
+    assert [(d.code, d.path, d.line, d.col, d.message) for d in report.diagnostics] == [
+        ("skill/syntax-error", "src/also.py", 1, 6, "invalid syntax"),
+        ("skill/syntax-error", "src/broken.py", 1, 4, "'(' was never closed"),
+    ]
+    assert [tool.name for tool in report.tools] == ["ping"]
+
+
+def test_unreadable_and_non_utf8_files_and_symlink_loops_are_diagnostics(tmp_path: Path) -> None:
+    write_project(tmp_path, {"agent.py": GOOD_AGENT, "pkg/latin.py": b"s = '\xff'\n"})
+    (tmp_path / "src/pkg/gone.py").symlink_to(tmp_path / "nowhere.py")
+    (tmp_path / "src/pkg/loop").symlink_to(tmp_path / "src", target_is_directory=True)
+    report = compile_project(tmp_path)
+    assert [(d.code, d.severity.value, d.path, d.line, d.col) for d in report.diagnostics] == [
+        ("skill/unreadable-file", "error", "src/pkg/gone.py", 1, 0),
+        ("skill/encoding-error", "error", "src/pkg/latin.py", 1, 5),
+        ("skill/symlink-loop", "warning", "src/pkg/loop", 1, 0),
+    ]
+    assert [tool.name for tool in report.tools] == ["ping"]
+
+
+def test_a_symlinked_folder_that_is_no_loop_is_followed(tmp_path: Path) -> None:
+    write_project(tmp_path, {"agent.py": GOOD_AGENT.replace("from skillc import Agent, Skill, tool\n", "from skillc import Agent, Skill, tool\nfrom shared.extra import bonus\n").replace("tools=[ping]", "tools=[ping, bonus]")})
+    extra = tmp_path / "elsewhere"
+    extra.mkdir()
+    (extra / "extra.py").write_text(
+        'from skillc import tool\n@tool\ndef bonus() -> int:\n    """One."""\n    return 1\n'
+    )
+    os.symlink(extra, tmp_path / "src/shared", target_is_directory=True)
+    report = compile_project(tmp_path)
+    assert report.diagnostics == ()
+    assert [(tool.name, tool.source.path) for tool in report.tools] == [
+        ("ping", "src/agent.py"),
+        ("bonus", "src/shared/extra.py"),
+    ]
