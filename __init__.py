@@ -3,29 +3,20 @@
 What a skill author imports lives here::
 
     from skillc import Agent, Skill, Tool, ToolContext, tool
+
+The names are loaded on first use, so that commands which do not need the authoring
+SDK (``skill compile`` among them) do not pay for importing pydantic.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from .runtime import (
-    Agent,
-    Condition,
-    Environment,
-    FunctionTool,
-    Skill,
-    SkillError,
-    Tool,
-    ToolContext,
-    ToolDefinitionError,
-    ToolFlag,
-    UserError,
-    tool,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("skillc")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+if TYPE_CHECKING:
+    from .runtime.context import Environment, ToolContext
+    from .runtime.errors import SkillError, ToolDefinitionError, UserError
+    from .runtime.sdk import Agent, Condition, FunctionTool, Skill, Tool, ToolFlag, tool
 
 __all__ = [
     "Agent",
@@ -42,3 +33,42 @@ __all__ = [
     "__version__",
     "tool",
 ]
+
+_EXPORTS = {
+    "Agent": ".runtime.sdk",
+    "Condition": ".runtime.sdk",
+    "FunctionTool": ".runtime.sdk",
+    "Skill": ".runtime.sdk",
+    "Tool": ".runtime.sdk",
+    "ToolFlag": ".runtime.sdk",
+    "tool": ".runtime.sdk",
+    "Environment": ".runtime.context",
+    "ToolContext": ".runtime.context",
+    "SkillError": ".runtime.errors",
+    "ToolDefinitionError": ".runtime.errors",
+    "UserError": ".runtime.errors",
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skillc")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0.0.0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value: Any = _version()
+    elif name in _EXPORTS:
+        value = getattr(import_module(_EXPORTS[name], __name__), name)
+    else:
+        raise AttributeError(f"module 'skillc' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -15,7 +15,6 @@ import typer
 from rich.console import Console
 
 from ..runtime.errors import NotImplementedCommandError
-from ..templates import scaffold_project
 
 __all__ = ["OutputFormat", "app", "settings"]
 
@@ -89,6 +88,8 @@ def init(
     ] = False,
 ) -> int:
     """Create a new agent project from the template."""
+    from ..templates import scaffold_project
+
     files = scaffold_project(path, name=name, force=force, pretend=pretend)
     verb = "Would write" if pretend else "Created"
     stdout.print(f"{verb} {len(files)} files in {path}/")

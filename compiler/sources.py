@@ -141,13 +141,12 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
 
 def _decode(source: bytes, path: str) -> Diagnostic | None:
     """Check that ``source`` decodes with its declared encoding (PEP 263, UTF-8 by default)."""
+    cookie_problem: str | None = None
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     except SyntaxError as error:
         # No usable coding cookie: the file must be UTF-8, and the decode below says where not.
         encoding, cookie_problem = "utf-8", error.msg
-    else:
-        cookie_problem = None
     try:
         source.decode(encoding)
     except UnicodeDecodeError as error:

@@ -1,0 +1,10 @@
+from skillc import Skill, tool
+
+
+@tool
+def lookup(order_id: str) -> str:
+    """Look up an order."""
+    return order_id
+
+
+orders = Skill(name="orders", description="Orders.", tools=[lookup])

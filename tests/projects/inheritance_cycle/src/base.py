@@ -1,0 +1,7 @@
+from skillc import Tool
+
+from mixins import AuditMixin
+
+
+class ShopTool(AuditMixin, Tool):
+    timeout = 30

@@ -1,0 +1,5 @@
+from base import ShopTool
+
+
+class AuditMixin(ShopTool):
+    audited = True
