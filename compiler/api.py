@@ -11,8 +11,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache import CACHE_DIR, load_cache, write_cache
 from .config import locate_config, read_config
-from .sources import IndexStats, index_project
+from .sources import IndexStats, index_sources, read_sources
 from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
 
 __all__ = ["CompileReport", "compile_project", "report_to_dict"]
@@ -43,24 +44,52 @@ class CompileReport:
         return self.errors == 0
 
 
+REPORT_CACHE = "report.pickle"
+
+
+def _report_types() -> tuple[type, ...]:
+    from .types import ModelRef, Severity, Source, ToolSettings
+
+    return (AgentInfo, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, ToolSettings)
+
+
 def compile_project(
     path: Path, *, out: Path | None = None, use_cache: bool = True
 ) -> CompileReport:
-    """Check the project that contains ``path``; raise ``ConfigError`` for a bad config."""
+    """Check the project that contains ``path``; raise ``ConfigError`` for a bad config.
+
+    When no source file and no configuration changed since the last compile, the
+    previous result is reused as a whole: it depends on nothing else.
+    """
     timings: dict[str, float] = {}
     started = time.perf_counter()
     config = read_config(locate_config(path), out=out)
     timings["config"] = time.perf_counter() - started
 
     mark = time.perf_counter()
-    modules, problems, stats = index_project(config, use_cache=use_cache)
+    snapshot = read_sources(config)
+    digest = snapshot.digest(config.pyproject.read_bytes())
+    report_path = config.root / CACHE_DIR / REPORT_CACHE
+    if use_cache:
+        previous = load_cache(report_path, _report_types()).get(digest)
+        if isinstance(previous, tuple) and len(previous) == 4:
+            agent, skills, tools, findings = previous
+            timings["index"] = time.perf_counter() - mark
+            timings["link"] = 0.0
+            count = len(snapshot.files)
+            return CompileReport(
+                config, agent, skills, tools,
+                tuple(sorted((*config.warnings, *findings), key=lambda item: item.sort_key)),
+                IndexStats(count, 0, count, 0), timings,
+            )
+    modules, problems, stats = index_sources(config, snapshot, use_cache=use_cache)
     timings["index"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     from .link import link_project
 
     linked = link_project(modules, config)
-    diagnostics = [*config.warnings, *problems]
+    diagnostics = list(problems)
     if linked.findings:
         from .locate import Locator
 
@@ -75,16 +104,12 @@ def compile_project(
                            finding.hint, related)
             )
     timings["link"] = time.perf_counter() - mark
+    skills, tools = tuple(linked.skills), tuple(linked.tools)
+    if use_cache:
+        write_cache(report_path, {digest: (linked.agent, skills, tools, tuple(diagnostics))})
+    diagnostics.extend(config.warnings)
     diagnostics.sort(key=lambda item: item.sort_key)
-    return CompileReport(
-        config=config,
-        agent=linked.agent,
-        skills=tuple(linked.skills),
-        tools=tuple(linked.tools),
-        diagnostics=tuple(diagnostics),
-        stats=stats,
-        timings=timings,
-    )
+    return CompileReport(config, linked.agent, skills, tools, tuple(diagnostics), stats, timings)
 
 
 def _source(source: object) -> dict[str, object]:

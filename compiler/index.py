@@ -62,7 +62,7 @@ _BINARY_OPERATORS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class IndexFailure:
     """A file that could not be indexed: the diagnostics say why."""
 
@@ -165,15 +165,15 @@ class _Indexer:
 
     def _statement_pos(self, node: ast.stmt | None, path: NodePath) -> Pos:
         if node is None:
-            return Pos(0, 0, path, exact=False)
+            return Pos(0, 0, Pos.encode(path), exact=False)
         line = node.lineno
         raw = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
         col = len(raw[: node.col_offset].decode("utf-8", "replace"))  # ast counts bytes
-        return Pos(line, col, path)
+        return Pos(line, col, Pos.encode(path))
 
     @staticmethod
     def _inner(statement: Pos, path: NodePath) -> Pos:
-        return Pos(statement.line, statement.col, path, exact=False)
+        return Pos(statement.line, statement.col, Pos.encode(path), exact=False)
 
     def _paired(
         self, body: Sequence[cst.CSTNode], prefix: NodePath, ast_body: Sequence[ast.stmt] | None
@@ -270,7 +270,7 @@ class _Indexer:
     def _import(self, node: cst.Import, path: NodePath, pos: Pos, branch: str | None) -> None:
         for index, alias in enumerate(node.names):
             dotted = _dotted(alias.name) or ""
-            alias_pos = Pos(pos.line, pos.col, (*path, "names", index), exact=False)
+            alias_pos = self._inner(pos, (*path, "names", index))
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
             else:
@@ -292,7 +292,7 @@ class _Indexer:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            alias_pos = Pos(pos.line, pos.col, (*path, "names", index), exact=False)
+            alias_pos = self._inner(pos, (*path, "names", index))
             self.imports.append(
                 ImportBinding(local, module or "", name, level, alias_pos, branch=branch)
             )

@@ -45,7 +45,7 @@ class Locator:
             return pos.line, pos.col
         module, positions = loaded
         node: object = module
-        for step in pos.path:
+        for step in pos.steps():
             try:
                 node = node[step] if isinstance(step, int) else getattr(node, step)  # type: ignore[index]
             except (AttributeError, IndexError, TypeError):

@@ -8,13 +8,9 @@ decoded or parsed become diagnostics; a crash in one file never stops the others
 
 from __future__ import annotations
 
-import builtins
 import hashlib
 import io
 import os
-import pickle
-import sys
-import tempfile
 import tokenize
 import traceback
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +19,7 @@ from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.context import BaseContext
 from pathlib import Path
 
+from .cache import CACHE_DIR, load_cache, write_cache
 from .types import (
     BinOp,
     Call,
@@ -44,21 +41,20 @@ from .types import (
 )
 
 __all__ = [
-    "CACHE_FORMAT",
     "IndexStats",
+    "Snapshot",
     "SourceFile",
     "discover_sources",
-    "index_project",
+    "index_sources",
+    "read_sources",
 ]
 
-#: Bump when ``ModuleIndex`` or the indexer's output changes: old caches are then ignored.
-CACHE_FORMAT = 1
 #: Below this many files to parse, a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 32
-CACHE_FILE = "index.pickle"
+INDEX_CACHE = "index.pickle"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SourceFile:
     """A module file: its path relative to the project, and its dotted module name."""
 
@@ -68,7 +64,7 @@ class SourceFile:
     is_package: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class IndexStats:
     """How the index was built: files seen, parsed, served from the cache, and workers."""
 
@@ -200,67 +196,6 @@ def _cache_key(source_file: SourceFile, content: bytes) -> str:
     return digest.hexdigest()
 
 
-def _cache_version() -> str:
-    from .. import __version__
-
-    return f"{__version__}/{CACHE_FORMAT}/{sys.version_info[:2]}"
-
-
-_CACHE_TYPES = {
-    cls.__name__: cls
-    for cls in (
-        BinOp, Call, ClassInfo, Const, Container, Diagnostic, Dynamic, FunctionInfo,
-        ImportBinding, ModuleIndex, Param, Pos, Ref, Severity, Subscript, ValueBinding,
-    )
-}
-_SAFE_BUILTINS = {"Ellipsis", "complex", "frozenset", "set"}
-
-
-class _CacheUnpickler(pickle.Unpickler):
-    """Load only the compiler's own data types: a cache file is data, never code."""
-
-    def find_class(self, module: str, name: str) -> object:
-        if module == __name__.rsplit(".", 1)[0] + ".types" and name in _CACHE_TYPES:
-            return _CACHE_TYPES[name]
-        if module == "builtins" and name in _SAFE_BUILTINS:
-            return getattr(builtins, name)
-        raise pickle.UnpicklingError(f"refusing to load {module}.{name} from the cache")
-
-
-def _load_cache(path: Path) -> dict[str, IndexResult]:
-    """The cached summaries, or nothing when the cache is missing, stale or corrupt."""
-    try:
-        with path.open("rb") as stream:
-            document = _CacheUnpickler(stream).load()
-    except FileNotFoundError:
-        return {}
-    except Exception:  # a corrupt cache is ignored, whatever is wrong with it
-        return {}
-    if (
-        not isinstance(document, dict)
-        or document.get("version") != _cache_version()
-        or not isinstance(document.get("entries"), dict)
-    ):
-        return {}
-    entries: dict[str, IndexResult] = document["entries"]
-    return entries
-
-
-def _write_cache(path: Path, entries: dict[str, IndexResult]) -> None:
-    """Write the cache atomically; failing to write it only costs speed next time."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".index-", suffix=".tmp")
-        with os.fdopen(handle, "wb") as stream:
-            pickle.dump({"version": _cache_version(), "entries": entries}, stream, protocol=5)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except (OSError, UnboundLocalError):
-            pass
-
-
 def _pool_context() -> BaseContext:
     # fork shares the already imported modules with the workers; elsewhere, spawn.
     return get_context("fork" if "fork" in get_all_start_methods() else "spawn")
@@ -285,15 +220,29 @@ def _workers(count: int) -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1), 8))
 
 
-def index_project(
-    config: Config, *, use_cache: bool = True
-) -> tuple[dict[str, ModuleIndex], list[Diagnostic], IndexStats]:
-    """Index every module of the project; return them by dotted name, with diagnostics."""
+@dataclass(frozen=True)
+class Snapshot:
+    """The project's sources as read now: each file with its cache key and content."""
+
+    files: tuple[tuple[SourceFile, str, bytes], ...]
+    problems: tuple[Diagnostic, ...]
+
+    def digest(self, *extra: bytes) -> str:
+        """One hash of every file's key and of ``extra``: equal digests, equal results."""
+        digest = hashlib.sha256()
+        for part in extra:
+            digest.update(hashlib.sha256(part).digest())
+        for _, key, _ in self.files:
+            digest.update(key.encode())
+        for problem in self.problems:
+            digest.update(repr(problem).encode())
+        return digest.hexdigest()
+
+
+def read_sources(config: Config) -> Snapshot:
+    """Find and read every module file once; unreadable ones become diagnostics."""
     sources, problems = discover_sources(config)
-    cache_path = config.root / ".skill" / "cache" / CACHE_FILE
-    cached = _load_cache(cache_path) if use_cache else {}
-    results: dict[str, IndexResult] = {}
-    pending: list[tuple[str, SourceFile, bytes]] = []
+    files: list[tuple[SourceFile, str, bytes]] = []
     for source_file in sources:
         try:
             content = source_file.absolute.read_bytes()
@@ -302,9 +251,21 @@ def index_project(
                 _diagnostic("skill/unreadable-file", source_file.path, f"cannot read the file: {error.strerror or error}")
             )
             continue
-        key = _cache_key(source_file, content)
+        files.append((source_file, _cache_key(source_file, content), content))
+    return Snapshot(tuple(files), tuple(problems))
+
+
+def index_sources(
+    config: Config, snapshot: Snapshot, *, use_cache: bool = True
+) -> tuple[dict[str, ModuleIndex], list[Diagnostic], IndexStats]:
+    """Index every module of the snapshot, parsing only what the cache does not know."""
+    cache_path = config.root / CACHE_DIR / INDEX_CACHE
+    cached = load_cache(cache_path, _INDEX_TYPES) if use_cache else {}
+    results: dict[str, IndexResult] = {}
+    pending: list[tuple[str, SourceFile, bytes]] = []
+    for source_file, key, content in snapshot.files:
         if key in cached:
-            results[key] = cached[key]
+            results[key] = cached[key]  # type: ignore[assignment]
         else:
             pending.append((key, source_file, content))
     workers = _workers(len(pending))
@@ -314,12 +275,19 @@ def index_project(
     for (key, _, _), result in zip(pending, parsed, strict=True):
         results[key] = result
     if use_cache and (pending or set(cached) != set(results)):
-        _write_cache(cache_path, results)
+        write_cache(cache_path, results)
     modules: dict[str, ModuleIndex] = {}
+    problems = list(snapshot.problems)
     for result in results.values():
         if isinstance(result, ModuleIndex):
             modules.setdefault(result.name, result)
         else:
             problems.extend(result)
-    stats = IndexStats(len(sources), len(pending), len(sources) - len(pending), workers)
-    return modules, problems, stats
+    count = len(snapshot.files)
+    return modules, problems, IndexStats(count, len(pending), count - len(pending), workers)
+
+
+_INDEX_TYPES = (
+    BinOp, Call, ClassInfo, Const, Container, Diagnostic, Dynamic, FunctionInfo,
+    ImportBinding, ModuleIndex, Param, Pos, Ref, Severity, Subscript, ValueBinding,
+)

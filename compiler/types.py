@@ -48,7 +48,7 @@ __all__ = [
 NodePath: TypeAlias = tuple[str | int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Pos:
     """Where a node starts: the position of its statement, and the path to refine it.
 
@@ -59,14 +59,26 @@ class Pos:
 
     line: int
     col: int
-    path: NodePath = ()
+    #: The node path as dotted text ("body.3.value.args.0"): compact in the cache.
+    path: str = ""
     exact: bool = True
+
+    @staticmethod
+    def encode(path: NodePath) -> str:
+        """``("body", 3, "value")`` -> ``"body.3.value"``."""
+        return ".".join(map(str, path))
+
+    def steps(self) -> NodePath:
+        """The node path as attribute names and list indexes."""
+        if not self.path:
+            return ()
+        return tuple(int(step) if step.isdigit() else step for step in self.path.split("."))
 
 
 # --- Expressions, reduced to what static analysis can reason about -----------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Const:
     """A literal: str, bytes, int, float, complex, bool, None or Ellipsis."""
 
@@ -74,7 +86,7 @@ class Const:
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Ref:
     """A name or a dotted attribute chain: ``Tool``, ``skillc.Tool``, ``models.Input``."""
 
@@ -82,7 +94,7 @@ class Ref:
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Call:
     """A call with its positional and keyword arguments; ``*``/``**`` make it opaque."""
 
@@ -100,7 +112,7 @@ class Call:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Container:
     """A list, tuple, set or dict display; a dict's items are (key, value) pairs."""
 
@@ -111,7 +123,7 @@ class Container:
     has_star: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Subscript:
     """``value[item, ...]``, as in ``list[int]`` or ``Annotated[int, Field(ge=0)]``."""
 
@@ -120,7 +132,7 @@ class Subscript:
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BinOp:
     """A binary operation; ``|`` is what matters (unions and flag sets)."""
 
@@ -130,7 +142,7 @@ class BinOp:
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Dynamic:
     """Anything else: its value is only known by running the code."""
 
@@ -145,7 +157,7 @@ Expr: TypeAlias = Const | Ref | Call | Container | Subscript | BinOp | Dynamic
 # --- What one module defines --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ImportBinding:
     """A name an import binds: ``from .a import b as c`` binds ``c`` to ``(.a, b)``.
 
@@ -163,7 +175,7 @@ class ImportBinding:
     branch: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Param:
     """A function parameter with its annotation and default, as written."""
 
@@ -174,7 +186,7 @@ class Param:
     pos: Pos
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FunctionInfo:
     """A function or method: its decorators, parameters and docstring (not its body)."""
 
@@ -188,7 +200,7 @@ class FunctionInfo:
     branch: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ValueBinding:
     """``name = value`` or ``name: annotation = value`` at module or class level."""
 
@@ -199,7 +211,7 @@ class ValueBinding:
     branch: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ClassInfo:
     """A class: its bases, keywords, class-level attributes and methods."""
 
@@ -230,7 +242,7 @@ class ClassInfo:
         return found
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ModuleIndex:
     """Everything the compiler needs to know about one module, as plain data."""
 
@@ -255,7 +267,7 @@ class Severity(enum.Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Diagnostic:
     """One problem, with where it is and what to do about it."""
 
@@ -293,7 +305,7 @@ class Config:
 # --- What linking finds: the agent, its skills and tools -------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Source:
     """Where something is defined: a path relative to the project, a line, a column."""
 
@@ -302,7 +314,7 @@ class Source:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ModelRef:
     """A pydantic model class in the project (or outside it, when ``module`` is external)."""
 
@@ -310,7 +322,7 @@ class ModelRef:
     qualname: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolSettings:
     """The execution settings of a tool, as the compiler read them."""
 
@@ -324,7 +336,7 @@ class ToolSettings:
     has_condition: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolInfo:
     """One tool the agent reaches, ready for schemas and bundling."""
 
@@ -341,7 +353,7 @@ class ToolInfo:
     is_async: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SkillInfo:
     """One skill of the agent, with the names of its tools in order."""
 
@@ -355,7 +367,7 @@ class SkillInfo:
     source: Source
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AgentInfo:
     """The agent defined by the entry module."""
 

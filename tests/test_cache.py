@@ -6,9 +6,12 @@ import os
 import pickle
 from pathlib import Path
 
+import pytest
+
 from helpers import write_project
 from skillc.compiler.api import compile_project, report_to_dict
-from skillc.compiler.sources import CACHE_FILE, PARALLEL_THRESHOLD
+from skillc.compiler.api import REPORT_CACHE
+from skillc.compiler.sources import INDEX_CACHE, PARALLEL_THRESHOLD
 
 TOOL = '''from pydantic import BaseModel
 from skillc import Tool
@@ -59,14 +62,39 @@ def test_a_warm_compile_parses_nothing_and_one_change_parses_one_file(tmp_path: 
     assert _stable(changed) == _stable(cold)
 
 
-def test_a_corrupt_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
+def test_a_corrupt_index_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
     _project(tmp_path, 2)
     expected = _stable(compile_project(tmp_path))
-    cache = tmp_path / ".skill/cache" / CACHE_FILE
-    cache.write_bytes(b"\x80\x05garbage that is no pickle")
+    (tmp_path / ".skill/cache" / INDEX_CACHE).write_bytes(b"\x80\x05garbage that is no pickle")
+    (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
     report = compile_project(tmp_path)
-    assert report.stats.cached == 0 and _stable(report) == expected
+    assert (report.stats.parsed, report.stats.cached) == (4, 0)
+    assert _stable(report) == expected
+    (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
     assert compile_project(tmp_path).stats.parsed == 0
+
+
+def test_a_corrupt_report_cache_is_ignored(tmp_path: Path) -> None:
+    _project(tmp_path, 2)
+    expected = _stable(compile_project(tmp_path))
+    (tmp_path / ".skill/cache" / REPORT_CACHE).write_bytes(b"\x80\x05\x95broken")
+    report = compile_project(tmp_path)
+    assert (report.stats.parsed, report.stats.cached, report.stats.workers) == (0, 4, 1)
+    assert _stable(report) == expected
+
+
+def test_an_unchanged_project_reuses_the_whole_report(tmp_path: Path) -> None:
+    _project(tmp_path, 2)
+    expected = _stable(compile_project(tmp_path))
+    warm = compile_project(tmp_path)
+    assert (warm.stats.parsed, warm.stats.workers, warm.timings["link"]) == (0, 0, 0.0)
+    assert _stable(warm) == expected
+    # The configuration is part of what the report depends on.
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'typo_key = 1\n')
+    changed = compile_project(tmp_path)
+    assert changed.stats.workers == 1
+    assert [item.code for item in changed.diagnostics] == ["skill/unknown-config-key"]
 
 
 class _Exploit:
@@ -74,20 +102,20 @@ class _Exploit:
         return (os.system, ("touch pwned",))
 
 
-def test_a_cache_that_would_run_code_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", [INDEX_CACHE, REPORT_CACHE])
+def test_a_cache_that_would_run_code_is_refused(tmp_path: Path, name: str) -> None:
     _project(tmp_path, 1)
     compile_project(tmp_path)
-    cache = tmp_path / ".skill/cache" / CACHE_FILE
-    cache.write_bytes(pickle.dumps({"version": "x", "entries": _Exploit()}))
+    (tmp_path / ".skill/cache" / name).write_bytes(pickle.dumps({"version": "x", "entries": _Exploit()}))
     report = compile_project(tmp_path)
-    assert report.stats.cached == 0 and report.ok
+    assert report.ok and len(report.tools) == 1
     assert not (tmp_path / "pwned").exists()
 
 
 def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path: Path) -> None:
     _project(tmp_path, 1)
     compile_project(tmp_path)
-    assert sorted(p.name for p in (tmp_path / ".skill/cache").iterdir()) == [CACHE_FILE]
+    assert sorted(p.name for p in (tmp_path / ".skill/cache").iterdir()) == [INDEX_CACHE, REPORT_CACHE]
 
 
 def test_parallel_indexing_gives_the_serial_result(tmp_path: Path) -> None:

@@ -1,0 +1,3 @@
+from .descriptions import ORDERS_DESCRIPTION
+
+__all__ = ["ORDERS_DESCRIPTION"]

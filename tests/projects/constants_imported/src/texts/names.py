@@ -1,0 +1,3 @@
+SKILL_NAME = "orders"
+LOOKUP_NAME = "lookup"
+TRACK_NAME = "track"

@@ -1,0 +1,3 @@
+"""Greetings for the French shop front."""
+
+GREETING = "Bienvenue au café !"

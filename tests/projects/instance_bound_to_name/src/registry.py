@@ -1,0 +1,4 @@
+from tools import Cancel
+
+cancel = Cancel()
+default_cancel = cancel

@@ -1,0 +1,28 @@
+from pydantic import BaseModel
+from skillc import Tool
+
+
+class LookupInput(BaseModel):
+    order_id: str
+
+
+class Lookup(Tool):
+    name = "lookup"
+    description = "Look up an order."
+    input_schema = LookupInput
+
+    def execute(self, input: LookupInput, ctx: object) -> str:
+        return input.order_id
+
+
+class Cancel(Tool):
+    name = "cancel"
+    description = "Cancel an order."
+    input_schema = LookupInput
+    needs_approval = True
+
+    def execute(self, input: LookupInput, ctx: object) -> str:
+        return "cancelled"
+
+
+lookup = Lookup()

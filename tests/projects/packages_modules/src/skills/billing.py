@@ -1,0 +1,4 @@
+import skills.tools.invoices
+from skillc import Skill
+
+billing = Skill(name="billing", description="Invoices.", tools=[skills.tools.invoices.invoice_total])

@@ -1,0 +1,5 @@
+from skillc import Agent
+
+from skills import orders
+
+agent = Agent(name="shop", persona="Helpful.", skills=[orders])

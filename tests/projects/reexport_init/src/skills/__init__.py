@@ -1,0 +1,3 @@
+from skills.orders import orders
+
+__all__ = ["orders"]

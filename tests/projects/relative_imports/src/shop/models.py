@@ -1,0 +1,5 @@
+from pydantic import BaseModel
+
+
+class OrderInput(BaseModel):
+    order_id: str

@@ -1,0 +1,3 @@
+from .cancel import cancel
+
+__all__ = ["cancel"]

@@ -1,0 +1,5 @@
+from skillc import Tool
+
+
+class ShopTool(Tool):
+    timeout = 20
