@@ -536,7 +536,7 @@ def _lua_tool_count(project: Path) -> int | None:
 
 
 def figures(
-    series: Mapping[str, Series], lua: LuaOutcome | None, args: argparse.Namespace, elapsed: float
+    series: Mapping[str, Series], lua: LuaOutcome | None, args: argparse.Namespace
 ) -> dict[str, object]:
     """Everything measured, as one JSON-ready document."""
     floor = series["floor"].median
@@ -561,7 +561,6 @@ def figures(
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "rows": rows,
-        "elapsed_s": round(elapsed, 1),
     }
     if lua is not None:
         if lua.series is None:
@@ -615,6 +614,9 @@ def print_table(console: Console, document: Mapping[str, object]) -> None:
                 f"lua-cli: `lua compile` ({lua['package']}) median {lua['median_s']:.3f}s; "
                 f"skill compile as a ratio of it: {ratios}"
             )
+    notes = document.get("notes")
+    for note in notes if isinstance(notes, list) else []:
+        console.print(f"note: {note}")
     console.print(f"whole run: {document['elapsed_s']:.1f}s")
 
 
@@ -643,13 +645,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Generate, check, measure, report; return the exit code."""
+    """Generate, check, measure, clean up, report; return the exit code."""
     args = parse_args(argv)
     started = time.perf_counter()
     # Progress goes to stderr so that --json leaves stdout one JSON document.
-    say = Console(stderr=True, highlight=False, markup=False)
+    say = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
     if not SKILL.exists():
-        say.print(f"error: no `skill` command beside {Path(sys.executable).name}; install skillc first")
+        say.print(f"error: no `skill` command beside {sys.executable}; install skillc first")
         return 1
     work = Path(tempfile.mkdtemp(prefix="skillc-bench-"))
     try:
@@ -662,9 +664,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         say.print(f"timing {len(LABELS)} rows x {args.repeat} repetitions ...")
         series = bench.measure(args.repeat)
         lua = bench_lua(work / "lua", args.tools, args.lua_repeat, say) if args.lua else None
-        document = figures(series, lua, args, time.perf_counter() - started)
-        if bench.notes:
-            document["notes"] = bench.notes
     except BenchError as error:
         say.print(f"error: {error}")
         return 1
@@ -672,14 +671,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.keep:
             say.print(f"kept {work}")
         else:
+            say.print("removing the work folder ...")
             shutil.rmtree(work, ignore_errors=True)
+    document = figures(series, lua, args)
+    if bench.notes:
+        document["notes"] = bench.notes
+    # The whole run includes installing lua-cli and removing the work folder, if asked.
+    document["elapsed_s"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(document, indent=2))
     else:
-        console = Console(highlight=False, markup=False)
-        print_table(console, document)
-        for note in bench.notes:
-            console.print(f"note: {note}")
+        print_table(Console(highlight=False, markup=False, soft_wrap=True), document)
     return 0
 
 

@@ -6,11 +6,13 @@ module-level assignments and calls, including those inside ``if``/``try``/``with
 blocks, which are marked with the branch they sit in.  Function bodies are never
 visited.
 
-No LibCST metadata is resolved here: it costs more than the parse itself.  Statements
-get their exact positions from the standard library's ``ast`` (parsing the same bytes
-costs a fifteenth of LibCST's parse); a node inside a statement records the statement's
-position plus the path to the node, and ``locate`` finds its exact position only when
-a diagnostic needs it.
+No LibCST metadata is resolved: ``PositionProvider`` costs more than the parse itself.
+Positions come instead from the standard library's ``ast`` for the same bytes (a
+fifteenth of LibCST's parse), walked in step with the LibCST tree: every statement and
+expression the index records has its ``ast`` twin, whose position is exact and is the
+one editors and CPython's own errors show.  Only for syntax newer than this interpreter
+knows (so ``ast`` cannot parse it) is a node recorded with its path instead, and
+``locate`` finds its position on demand.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ _BINARY_OPERATORS = {
     cst.RightShift: ">>",
     cst.MatrixMultiply: "@",
 }
+_CONSTANT_NAMES = {"True": True, "False": False, "None": None}
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ def index_source(
 
 
 def _statements(
-    body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], prefix: NodePath
+    body: Sequence[cst.CSTNode], prefix: NodePath
 ) -> Iterator[tuple[cst.CSTNode, NodePath]]:
     """Yield each statement of a block, small statements of a line one by one.
 
@@ -128,10 +131,13 @@ def _statements(
 
 def _block(node: cst.BaseSuite, path: NodePath) -> tuple[Sequence[cst.CSTNode], NodePath]:
     """The statements of a suite and their path (an indented block or ``: stmt; stmt``)."""
-    if isinstance(node, cst.IndentedBlock):
+    if isinstance(node, cst.IndentedBlock | cst.SimpleStatementSuite):
         return node.body, (*path, "body")
-    assert isinstance(node, cst.SimpleStatementSuite)
-    return node.body, (*path, "body")
+    return (), path
+
+
+def _get(items: Sequence[ast.AST] | None, index: int) -> ast.AST | None:
+    return items[index] if items is not None and index < len(items) else None
 
 
 class _Indexer:
@@ -163,30 +169,28 @@ class _Indexer:
 
     # --- positions ------------------------------------------------------------------
 
-    def _statement_pos(self, node: ast.stmt | None, path: NodePath) -> Pos:
-        if node is None:
-            return Pos(0, 0, Pos.encode(path), exact=False)
-        line = node.lineno
+    def _pos(self, twin: ast.AST | None, path: NodePath, statement: Pos | None = None) -> Pos:
+        """The exact position of ``twin``; without one, the statement's and the path."""
+        line = getattr(twin, "lineno", None)
+        if line is None:
+            base = statement or Pos(0, 0)
+            return Pos(base.line, base.col, Pos.encode(path), exact=False)
         raw = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
-        col = len(raw[: node.col_offset].decode("utf-8", "replace"))  # ast counts bytes
-        return Pos(line, col, Pos.encode(path))
-
-    @staticmethod
-    def _inner(statement: Pos, path: NodePath) -> Pos:
-        return Pos(statement.line, statement.col, Pos.encode(path), exact=False)
+        col = len(raw[: getattr(twin, "col_offset", 0)].decode("utf-8", "replace"))  # ast counts bytes
+        return Pos(line, col)
 
     def _paired(
         self, body: Sequence[cst.CSTNode], prefix: NodePath, ast_body: Sequence[ast.stmt] | None
     ) -> Iterator[tuple[cst.CSTNode, NodePath, Pos, ast.stmt | None]]:
-        """Pair each statement with its ``ast`` twin and exact position."""
-        nodes = list(_statements(body, prefix))  # type: ignore[arg-type]
+        """Pair each statement with its ``ast`` twin and its exact position."""
+        nodes = list(_statements(body, prefix))
         twins: Sequence[ast.stmt | None]
         if ast_body is not None and len(ast_body) == len(nodes):
             twins = ast_body
         else:
             twins = [None] * len(nodes)
         for (node, path), twin in zip(nodes, twins, strict=True):
-            yield node, path, self._statement_pos(twin, path), twin
+            yield node, path, self._pos(twin, path), twin
 
     # --- module level -----------------------------------------------------------------
 
@@ -199,37 +203,35 @@ class _Indexer:
     ) -> None:
         for node, path, pos, twin in self._paired(body, prefix, ast_body):
             if isinstance(node, cst.Import):
-                self._import(node, path, pos, branch)
+                self._import(node, path, pos, twin, branch)
             elif isinstance(node, cst.ImportFrom):
-                self._import_from(node, path, pos, branch)
+                self._import_from(node, path, pos, twin, branch)
             elif isinstance(node, cst.ClassDef):
                 self.classes.append(self._class(node, path, pos, twin, branch))
             elif isinstance(node, cst.FunctionDef):
-                self.functions.append(self._function(node, path, pos, branch))
+                self.functions.append(self._function(node, path, pos, twin, branch))
             elif isinstance(node, cst.Assign | cst.AnnAssign):
-                self.assignments.extend(self._bindings(node, path, pos, branch))
+                self.assignments.extend(self._bindings(node, path, pos, twin, branch))
             elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
-                call = self._expr(node.value, (*path, "value"), pos)
+                value_twin = twin.value if isinstance(twin, ast.Expr) else None
+                call = self._expr(node.value, (*path, "value"), pos, value_twin)
                 assert isinstance(call, Call)
                 self.calls.append(call)
             else:
                 self._nested(node, path, pos, twin)
 
     def _nested(self, node: cst.CSTNode, path: NodePath, pos: Pos, twin: ast.stmt | None) -> None:
-        """Index the blocks of ``if``/``try``/``with``/loops, marking their branch."""
+        """Index the blocks of ``if``/``try``/``with``, marking the branch of each."""
         label = f"{type(node).__name__.lower()}@{pos.line}"
         if isinstance(node, cst.If):
             ast_if = twin if isinstance(twin, ast.If) else None
             self._branch(node.body, path, ast_if.body if ast_if else None, f"{label}:body")
             orelse = node.orelse
-            if isinstance(orelse, cst.If):
-                self._module_block(
-                    [orelse], (*path, "orelse"), ast_if.orelse if ast_if else None, None
-                )
+            if isinstance(orelse, cst.If):  # elif: its own if statement, its own branches
+                self._module_block([orelse], (*path, "orelse"), ast_if.orelse if ast_if else None, None)
             elif isinstance(orelse, cst.Else):
                 self._branch(
-                    orelse.body, (*path, "orelse"), ast_if.orelse if ast_if else None,
-                    f"{label}:orelse",
+                    orelse.body, (*path, "orelse"), ast_if.orelse if ast_if else None, f"{label}:orelse"
                 )
         elif isinstance(node, cst.Try | cst.TryStar):
             ast_try = twin if isinstance(twin, ast.Try | ast.TryStar) else None
@@ -267,10 +269,16 @@ class _Indexer:
 
     # --- imports ----------------------------------------------------------------------
 
-    def _import(self, node: cst.Import, path: NodePath, pos: Pos, branch: str | None) -> None:
+    def _aliases(self, twin: ast.stmt | None) -> Sequence[ast.AST] | None:
+        return twin.names if isinstance(twin, ast.Import | ast.ImportFrom) else None
+
+    def _import(
+        self, node: cst.Import, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
+    ) -> None:
+        aliases = self._aliases(twin)
         for index, alias in enumerate(node.names):
             dotted = _dotted(alias.name) or ""
-            alias_pos = self._inner(pos, (*path, "names", index))
+            alias_pos = self._pos(_get(aliases, index), (*path, "names", index), pos)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
             else:
@@ -278,52 +286,61 @@ class _Indexer:
             self.imports.append(ImportBinding(local, dotted, None, 0, alias_pos, branch=branch))
 
     def _import_from(
-        self, node: cst.ImportFrom, path: NodePath, pos: Pos, branch: str | None
+        self, node: cst.ImportFrom, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
     ) -> None:
         module = _dotted(node.module) if node.module is not None else ""
         level = len(node.relative)
         if isinstance(node.names, cst.ImportStar):
-            self.imports.append(
-                ImportBinding("*", module or "", None, level, pos, star=True, branch=branch)
-            )
+            self.imports.append(ImportBinding("*", module or "", None, level, pos, star=True, branch=branch))
             return
+        aliases = self._aliases(twin)
         for index, alias in enumerate(node.names):
             name = _dotted(alias.name) or ""
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            alias_pos = self._inner(pos, (*path, "names", index))
-            self.imports.append(
-                ImportBinding(local, module or "", name, level, alias_pos, branch=branch)
-            )
+            alias_pos = self._pos(_get(aliases, index), (*path, "names", index), pos)
+            self.imports.append(ImportBinding(local, module or "", name, level, alias_pos, branch=branch))
 
     # --- definitions ------------------------------------------------------------------
 
     def _class(
         self, node: cst.ClassDef, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
     ) -> ClassInfo:
+        ast_class = twin if isinstance(twin, ast.ClassDef) else None
         bases: list[Expr] = []
         keywords: list[tuple[str, Expr]] = []
         for index, arg in enumerate(node.bases):
-            bases.append(self._expr(arg.value, (*path, "bases", index, "value"), pos))
+            base_twin = _get(ast_class.bases if ast_class else None, index)
+            bases.append(self._expr(arg.value, (*path, "bases", index, "value"), pos, base_twin))
+        keyword_index = 0
         for index, arg in enumerate(node.keywords):
+            keyword_twin = _get(ast_class.keywords if ast_class else None, keyword_index)
+            keyword_index += 1
             if arg.keyword is not None:
-                value = self._expr(arg.value, (*path, "keywords", index, "value"), pos)
+                value_twin = keyword_twin.value if isinstance(keyword_twin, ast.keyword) else None
+                value = self._expr(arg.value, (*path, "keywords", index, "value"), pos, value_twin)
                 keywords.append((arg.keyword.value, value))
         attributes: list[ValueBinding] = []
         methods: list[FunctionInfo] = []
         body, prefix = _block(node.body, (*path, "body"))
-        ast_body = twin.body if isinstance(twin, ast.ClassDef) else None
-        for statement, statement_path, statement_pos, _ in self._paired(body, prefix, ast_body):
+        ast_body = ast_class.body if ast_class else None
+        for statement, statement_path, statement_pos, statement_twin in self._paired(body, prefix, ast_body):
             if isinstance(statement, cst.Assign | cst.AnnAssign):
-                attributes.extend(self._bindings(statement, statement_path, statement_pos, None))
+                attributes.extend(
+                    self._bindings(statement, statement_path, statement_pos, statement_twin, None)
+                )
             elif isinstance(statement, cst.FunctionDef):
-                methods.append(self._function(statement, statement_path, statement_pos, None))
+                methods.append(
+                    self._function(statement, statement_path, statement_pos, statement_twin, None)
+                )
         return ClassInfo(
             name=node.name.value,
             bases=tuple(bases),
             keywords=tuple(keywords),
-            decorators=self._decorators(node.decorators, path, pos),
+            decorators=self._decorators(
+                node.decorators, path, pos, ast_class.decorator_list if ast_class else None
+            ),
             attributes=tuple(attributes),
             methods=tuple(methods),
             docstring=node.get_docstring(),
@@ -332,39 +349,75 @@ class _Indexer:
         )
 
     def _decorators(
-        self, decorators: Sequence[cst.Decorator], path: NodePath, pos: Pos
+        self,
+        decorators: Sequence[cst.Decorator],
+        path: NodePath,
+        pos: Pos,
+        twins: Sequence[ast.expr] | None,
     ) -> tuple[Expr, ...]:
         return tuple(
-            self._expr(item.decorator, (*path, "decorators", index, "decorator"), pos)
+            self._expr(item.decorator, (*path, "decorators", index, "decorator"), pos, _get(twins, index))
             for index, item in enumerate(decorators)
         )
 
     def _function(
-        self, node: cst.FunctionDef, path: NodePath, pos: Pos, branch: str | None
+        self, node: cst.FunctionDef, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
     ) -> FunctionInfo:
+        ast_function = twin if isinstance(twin, ast.FunctionDef | ast.AsyncFunctionDef) else None
+        arguments = ast_function.args if ast_function else None
         params: list[Param] = []
-        groups: list[tuple[str, str, Sequence[cst.Param]]] = [
-            ("posonly_params", "positional_only", node.params.posonly_params),
-            ("params", "normal", node.params.params),
-            ("kwonly_params", "keyword_only", node.params.kwonly_params),
-        ]
-        for attribute, kind, group in groups:
-            for index, param in enumerate(group):
-                params.append(self._param(param, kind, (*path, "params", attribute, index), pos))
+        # ast keeps the defaults of positional parameters right-aligned in one list.
+        positional = [*node.params.posonly_params, *node.params.params]
+        ast_positional = [*arguments.posonlyargs, *arguments.args] if arguments else None
+        ast_defaults: list[ast.expr | None] = []
+        if arguments is not None:
+            padding = len(ast_positional or []) - len(arguments.defaults)
+            ast_defaults = [None] * padding + list(arguments.defaults)
+        for index, param in enumerate(positional):
+            only = index < len(node.params.posonly_params)
+            attribute = "posonly_params" if only else "params"
+            offset = index if only else index - len(node.params.posonly_params)
+            params.append(
+                self._param(
+                    param, "positional_only" if only else "normal", (*path, "params", attribute, offset), pos,
+                    _get(ast_positional, index), _get(ast_defaults, index),  # type: ignore[arg-type]
+                )
+            )
+        for index, param in enumerate(node.params.kwonly_params):
+            params.append(
+                self._param(
+                    param, "keyword_only", (*path, "params", "kwonly_params", index), pos,
+                    _get(arguments.kwonlyargs if arguments else None, index),
+                    _get(arguments.kw_defaults if arguments else None, index),  # type: ignore[arg-type]
+                )
+            )
         star_arg = node.params.star_arg
         if isinstance(star_arg, cst.Param):
-            params.append(self._param(star_arg, "var_positional", (*path, "params", "star_arg"), pos))
+            params.append(
+                self._param(
+                    star_arg, "var_positional", (*path, "params", "star_arg"), pos,
+                    arguments.vararg if arguments else None, None,
+                )
+            )
         if node.params.star_kwarg is not None:
             params.append(
-                self._param(node.params.star_kwarg, "var_keyword", (*path, "params", "star_kwarg"), pos)
+                self._param(
+                    node.params.star_kwarg, "var_keyword", (*path, "params", "star_kwarg"), pos,
+                    arguments.kwarg if arguments else None, None,
+                )
             )
         returns = None
         if node.returns is not None:
-            returns = self._expr(node.returns.annotation, (*path, "returns", "annotation"), pos)
+            returns = self._expr(
+                node.returns.annotation, (*path, "returns", "annotation"), pos,
+                ast_function.returns if ast_function else None,
+            )
         return FunctionInfo(
             name=node.name.value,
             params=tuple(params),
-            decorators=self._decorators(node.decorators, path, pos),
+            decorators=self._decorators(
+                node.decorators, path, pos, ast_function.decorator_list if ast_function else None
+            ),
             is_async=node.asynchronous is not None,
             docstring=node.get_docstring(),
             returns=returns,
@@ -372,29 +425,49 @@ class _Indexer:
             branch=branch,
         )
 
-    def _param(self, param: cst.Param, kind: str, path: NodePath, pos: Pos) -> Param:
+    def _param(
+        self,
+        param: cst.Param,
+        kind: str,
+        path: NodePath,
+        statement: Pos,
+        twin: ast.arg | None,
+        default_twin: ast.expr | None,
+    ) -> Param:
         annotation = None
         if param.annotation is not None:
-            annotation = self._expr(param.annotation.annotation, (*path, "annotation", "annotation"), pos)
+            annotation = self._expr(
+                param.annotation.annotation, (*path, "annotation", "annotation"), statement,
+                twin.annotation if twin is not None else None,
+            )
         default = None
         if param.default is not None:
-            default = self._expr(param.default, (*path, "default"), pos)
+            default = self._expr(param.default, (*path, "default"), statement, default_twin)
         return Param(
             name=param.name.value,
             kind=kind,  # type: ignore[arg-type]
             annotation=annotation,
             default=default,
-            pos=self._inner(pos, path),
+            pos=self._pos(twin, path, statement),
         )
 
     def _bindings(
-        self, node: cst.Assign | cst.AnnAssign, path: NodePath, pos: Pos, branch: str | None
+        self,
+        node: cst.Assign | cst.AnnAssign,
+        path: NodePath,
+        pos: Pos,
+        twin: ast.stmt | None,
+        branch: str | None,
     ) -> list[ValueBinding]:
+        value_twin = twin.value if isinstance(twin, ast.Assign | ast.AnnAssign) else None
         value = None
         if node.value is not None:
-            value = self._expr(node.value, (*path, "value"), pos)
+            value = self._expr(node.value, (*path, "value"), pos, value_twin)
         if isinstance(node, cst.AnnAssign):
-            annotation = self._expr(node.annotation.annotation, (*path, "annotation", "annotation"), pos)
+            annotation = self._expr(
+                node.annotation.annotation, (*path, "annotation", "annotation"), pos,
+                twin.annotation if isinstance(twin, ast.AnnAssign) else None,
+            )
             if isinstance(node.target, cst.Name):
                 return [ValueBinding(node.target.value, value, annotation, pos, branch)]
             return []
@@ -408,12 +481,11 @@ class _Indexer:
 
     # --- expressions ------------------------------------------------------------------
 
-    def _expr(self, node: cst.BaseExpression, path: NodePath, statement: Pos) -> Expr:
-        pos = self._inner(statement, path)
+    def _expr(self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None) -> Expr:
+        pos = self._pos(twin, path, statement)
         if isinstance(node, cst.Name):
-            constants = {"True": True, "False": False, "None": None}
-            if node.value in constants:
-                return Const(constants[node.value], pos)
+            if node.value in _CONSTANT_NAMES:
+                return Const(_CONSTANT_NAMES[node.value], pos)
             return Ref(node.value, pos)
         if isinstance(node, cst.Attribute):
             dotted = _dotted(node)
@@ -431,63 +503,94 @@ class _Indexer:
                 number = operand.evaluated_value
                 return Const(-number if isinstance(node.operator, cst.Minus) else number, pos)
         if isinstance(node, cst.Call):
-            return self._call(node, path, statement, pos)
+            return self._call(node, path, statement, pos, twin if isinstance(twin, ast.Call) else None)
         if isinstance(node, cst.List | cst.Tuple | cst.Set):
+            elements = twin.elts if isinstance(twin, ast.List | ast.Tuple | ast.Set) else None
             items: list[Expr] = []
             has_star = False
             for index, element in enumerate(node.elements):
                 if isinstance(element, cst.StarredElement):
                     has_star = True
                     continue
-                items.append(self._expr(element.value, (*path, "elements", index, "value"), statement))
+                items.append(
+                    self._expr(element.value, (*path, "elements", index, "value"), statement, _get(elements, index))
+                )
             kind = {cst.List: "list", cst.Tuple: "tuple", cst.Set: "set"}[type(node)]
             return Container(kind, tuple(items), pos, has_star=has_star)  # type: ignore[arg-type]
         if isinstance(node, cst.Dict):
+            ast_dict = twin if isinstance(twin, ast.Dict) else None
             keys: list[Expr | None] = []
             values: list[Expr] = []
             has_star = False
             for index, entry in enumerate(node.elements):
                 if isinstance(entry, cst.DictElement):
-                    keys.append(self._expr(entry.key, (*path, "elements", index, "key"), statement))
-                    values.append(self._expr(entry.value, (*path, "elements", index, "value"), statement))
+                    keys.append(
+                        self._expr(entry.key, (*path, "elements", index, "key"), statement,
+                                   _get(ast_dict.keys if ast_dict else None, index))  # type: ignore[arg-type]
+                    )
+                    values.append(
+                        self._expr(entry.value, (*path, "elements", index, "value"), statement,
+                                   _get(ast_dict.values if ast_dict else None, index))
+                    )
                 else:
                     has_star = True
             return Container("dict", tuple(values), pos, keys=tuple(keys), has_star=has_star)
         if isinstance(node, cst.Subscript):
-            subject = self._expr(node.value, (*path, "value"), statement)
+            ast_subscript = twin if isinstance(twin, ast.Subscript) else None
+            subject = self._expr(
+                node.value, (*path, "value"), statement, ast_subscript.value if ast_subscript else None
+            )
+            slice_twins: Sequence[ast.AST] | None = None
+            if ast_subscript is not None:
+                single = len(node.slice) == 1 and not isinstance(node.slice[0].comma, cst.Comma)
+                inner = ast_subscript.slice
+                slice_twins = [inner] if single else (inner.elts if isinstance(inner, ast.Tuple) else None)
             parts: list[Expr] = []
             for index, part in enumerate(node.slice):
+                part_path = (*path, "slice", index, "slice", "value")
                 if isinstance(part.slice, cst.Index) and part.slice.star is None:
-                    parts.append(
-                        self._expr(part.slice.value, (*path, "slice", index, "slice", "value"), statement)
-                    )
+                    parts.append(self._expr(part.slice.value, part_path, statement, _get(slice_twins, index)))
                 else:
-                    parts.append(self._dynamic(part.slice, pos))
+                    slice_path = part_path[:-1]  # a slice a:b is no Index: it has no .value
+                    parts.append(self._dynamic(part.slice, self._pos(_get(slice_twins, index), slice_path, statement)))
             return Subscript(subject, tuple(parts), pos)
         if isinstance(node, cst.BinaryOperation):
-            symbol = _BINARY_OPERATORS.get(type(node.operator), "?")
+            ast_binop = twin if isinstance(twin, ast.BinOp) else None
             return BinOp(
-                symbol,
-                self._expr(node.left, (*path, "left"), statement),
-                self._expr(node.right, (*path, "right"), statement),
+                _BINARY_OPERATORS.get(type(node.operator), "?"),
+                self._expr(node.left, (*path, "left"), statement, ast_binop.left if ast_binop else None),
+                self._expr(node.right, (*path, "right"), statement, ast_binop.right if ast_binop else None),
                 pos,
             )
         return self._dynamic(node, pos)
 
-    def _call(self, node: cst.Call, path: NodePath, statement: Pos, pos: Pos) -> Call:
-        func = self._expr(node.func, (*path, "func"), statement)
+    def _call(
+        self, node: cst.Call, path: NodePath, statement: Pos, pos: Pos, twin: ast.Call | None
+    ) -> Call:
+        func = self._expr(node.func, (*path, "func"), statement, twin.func if twin else None)
         args: list[Expr] = []
         kwargs: list[tuple[str, Expr]] = []
         has_star = False
+        # ast splits positional (with *x) and keyword (with **x) arguments, each in order.
+        positional = keyword = 0
         for index, arg in enumerate(node.args):
-            if arg.star:
-                has_star = True
-                continue
-            value = self._expr(arg.value, (*path, "args", index, "value"), statement)
-            if arg.keyword is not None:
-                kwargs.append((arg.keyword.value, value))
+            arg_path = (*path, "args", index, "value")
+            if arg.keyword is not None or arg.star == "**":
+                keyword_twin = _get(twin.keywords if twin else None, keyword)
+                keyword += 1
+                if arg.star == "**":
+                    has_star = True
+                    continue
+                value_twin = keyword_twin.value if isinstance(keyword_twin, ast.keyword) else None
+                assert arg.keyword is not None
+                kwargs.append((arg.keyword.value, self._expr(arg.value, arg_path, statement, value_twin)))
             else:
-                args.append(value)
+                value_twin = _get(twin.args if twin else None, positional)
+                positional += 1
+                if arg.star == "*":
+                    has_star = True
+                    continue
+                args.append(self._expr(arg.value, arg_path, statement, value_twin))
         return Call(func, tuple(args), tuple(kwargs), pos, has_star)
 
     def _dynamic(self, node: cst.CSTNode, pos: Pos) -> Dynamic:

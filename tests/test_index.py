@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import os
 import sysconfig
 from pathlib import Path
@@ -9,12 +11,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import libcst as cst
 
 from helpers import write_project
 from skillc.compiler.api import compile_project
-from skillc.compiler.index import index_source
+from skillc.compiler.index import _Indexer, index_source
+from skillc.compiler.locate import Locator
 from skillc.compiler.sources import _index_one
-from skillc.compiler.types import ModuleIndex
+from skillc.compiler.types import ModuleIndex, Pos
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 GOOD_AGENT = (
@@ -141,3 +145,42 @@ def test_a_symlinked_folder_that_is_no_loop_is_followed(tmp_path: Path) -> None:
         ("ping", "src/agent.py"),
         ("bonus", "src/shared/extra.py"),
     ]
+
+
+def _positions(value: object, found: list[Pos]) -> list[Pos]:
+    if isinstance(value, Pos):
+        found.append(value)
+    elif dataclasses.is_dataclass(value):
+        for item in dataclasses.fields(value):
+            _positions(getattr(value, item.name), found)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            _positions(item, found)
+    return found
+
+
+@pytest.mark.parametrize("package", ["email", "asyncio"])
+def test_positions_agree_with_libcsts_position_provider(package: str) -> None:
+    """The ``ast`` positions equal LibCST's own for every node the index records.
+
+    The only differences are by design: a parenthesised expression starts at its
+    parenthesis in ``ast`` and inside it in LibCST, and ``*args`` starts at the name.
+    """
+    compared = 0
+    for path in sorted((STDLIB / package).rglob("*.py")):
+        source = path.read_bytes()
+        module = cst.parse_module(source)
+        exact = _Indexer(module, ast.parse(source), source).run("m", "m", False)
+        by_path = _Indexer(module, None, source).run("m", "m", False)  # as when ast cannot parse
+        locator = Locator(path.parent)
+        lines = source.decode("utf-8").splitlines()
+        for fast, slow in zip(_positions(exact, []), _positions(by_path, []), strict=True):
+            assert fast.exact and not slow.exact
+            located = locator.position(path.name, slow)
+            if (fast.line, fast.col) == located:
+                compared += 1
+                continue
+            at_fast = lines[fast.line - 1][fast.col : fast.col + 1]
+            at_slow = lines[located[0] - 1][located[1] : located[1] + 1]
+            assert "(" in (at_fast, at_slow) or at_slow == "*", (path, fast, located)
+    assert compared > 3000
