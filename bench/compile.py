@@ -8,9 +8,9 @@ behaves as the rows below assume, then times whole processes, wall clock, median
 repetitions:
 
 floor
-    a Python process of the same interpreter that only reads and ``ast.parse``\\ s every
-    ``.py`` file of the project: the least any Python compiler of these sources could cost,
-    interpreter start-up included.
+    a process of the same interpreter that only reads every ``.py`` file of the project
+    and parses it with ``ast.parse``: the least any Python compiler of these sources
+    could cost, interpreter start-up included.
 cold
     ``skill compile --format json`` with no cache (``<project>/.skill/`` deleted first).
 warm
@@ -32,7 +32,8 @@ failure of the benchmark.
 
 Usage::
 
-    .venv/bin/python bench/compile.py [--tools N] [--repeat K] [--json] [--lua] [--keep]
+    .venv/bin/python bench/compile.py [--tools N] [--repeat K] [--json] [--keep]
+                                      [--lua [--lua-repeat K]]
 
 Exit codes: 0 measured (a MISS is a result, not a failure), 1 the project did not compile
 or a command failed.
@@ -304,15 +305,17 @@ class SkillcBench:
         )
         return require_success(finished, "the floor process")
 
-    def compile(self, *, capture: bool = False) -> Finished:
-        """Run ``skill compile --format json`` on the project as a whole process."""
-        finished = run_bounded(
+    def compile(self) -> Finished:
+        """Run ``skill compile --format json`` on the project as a whole process; require exit 0."""
+        return require_success(self._run_compile(capture=False), "skill compile")
+
+    def _run_compile(self, *, capture: bool) -> Finished:
+        return run_bounded(
             [SKILL, "compile", "--format", "json", self.project],
             cwd=self.project,
             timeout=COMMAND_TIMEOUT,
             capture_stdout=capture,
         )
-        return require_success(finished, "skill compile")
 
     def forget_cache(self) -> None:
         """Delete the compiler's cache, so that the next compile is cold."""
@@ -333,12 +336,23 @@ class SkillcBench:
         warm the machine's file cache for the timed rounds.
         """
         self.forget_cache()
-        report = self._report(self.compile(capture=True))
+        first = self._run_compile(capture=True)
+        report = self._report(first) if first.stdout.strip() else {}
         summary = report.get("summary", {})
-        if not report.get("ok") or summary.get("errors") != 0 or summary.get("tools") != self.tools:
-            codes = sorted({item.get("code") for item in report.get("diagnostics", [])})
+        if first.code != 0 or summary.get("errors") != 0 or summary.get("tools") != self.tools:
+            found = [
+                f"  {item['path']}:{item['line']}: {item['severity']}[{item['code']}] {item['message']}"
+                for item in report.get("diagnostics", [])[:10]
+            ]
             raise BenchError(
-                f"skill compile did not accept the generated project: {summary} {codes[:10]}"
+                "\n".join(
+                    [
+                        f"skill compile did not accept the generated project "
+                        f"(exit {first.code}, expected {self.tools} tools and no error): {summary}",
+                        *found,
+                        *first.stderr.strip().splitlines()[-10:],
+                    ]
+                )
             )
         if summary.get("warnings"):
             self.notes.append(f"the generated project compiles with {summary['warnings']} warnings")
@@ -346,7 +360,8 @@ class SkillcBench:
         for kind in ("warm", "changed"):
             if kind == "changed":
                 self.change_one_tool()
-            parsed = self._report(self.compile(capture=True)).get("stats", {}).get("parsed")
+            finished = require_success(self._run_compile(capture=True), "skill compile")
+            parsed = self._report(finished).get("stats", {}).get("parsed")
             if parsed != expected[kind]:
                 self.notes.append(
                     f"a {kind} compile parsed {parsed} files, expected {expected[kind]}"

@@ -82,14 +82,15 @@ def compile_project(
                 tuple(sorted((*config.warnings, *findings), key=lambda item: item.sort_key)),
                 IndexStats(count, 0, count, 0), timings,
             )
-    modules, problems, stats = index_sources(config, snapshot, use_cache=use_cache)
+    index = index_sources(config, snapshot, use_cache=use_cache)
+    stats = index.stats
     timings["index"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     from .link import link_project
 
-    linked = link_project(modules, config)
-    diagnostics = list(problems)
+    linked = link_project(index.modules, config, index.failed)
+    diagnostics = list(index.problems)
     if linked.findings:
         from .locate import Locator
 

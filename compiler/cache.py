@@ -14,7 +14,7 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 __all__ = ["CACHE_DIR", "CACHE_FORMAT", "load_cache", "write_cache"]
@@ -66,14 +66,14 @@ def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
     return entries
 
 
-def write_cache(path: Path, entries: dict[str, object]) -> None:
+def write_cache(path: Path, entries: Mapping[str, object]) -> None:
     """Replace the cache file atomically; failing to write only costs speed next time."""
     temporary: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
         with os.fdopen(handle, "wb") as stream:
-            pickle.dump({"version": _version(), "entries": entries}, stream, protocol=5)
+            pickle.dump({"version": _version(), "entries": dict(entries)}, stream, protocol=5)
         os.replace(temporary, path)
     except OSError:
         if temporary is not None:

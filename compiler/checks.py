@@ -96,7 +96,7 @@ CHECKS: dict[str, Check] = {
             "The entry module is missing or defines no Agent.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"tools.py": _LOOKUP}, ("pyproject.toml", 1, 0)),
+                Example({"tools.py": _LOOKUP}, ("pyproject.toml", 7, 0)),
                 Example({"agent.py": "AGENT = None\n", "tools.py": _LOOKUP}, ("src/agent.py", 1, 0)),
             ),
         ),
@@ -296,6 +296,20 @@ CHECKS: dict[str, Check] = {
             "A class-form tool is registered with arguments, which the compiled tool never receives.",
             valid=(Example(_GOOD),),
             invalid=(Example({"agent.py": _agent('Lookup("db")'), "tools.py": _LOOKUP}, ("src/agent.py", 3, 60)),),
+        ),
+        Check(
+            "skill/init-requires-arguments",
+            Severity.ERROR,
+            "A class-form tool's __init__ needs arguments, but the compiled tool is created with none.",
+            valid=(
+                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE + "    def __init__(self, db=None):\n        self.db = db\n")}),
+            ),
+            invalid=(
+                Example(
+                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE + "    def __init__(self, db):\n        self.db = db\n")},
+                    ("src/tools.py", 13, 4),
+                ),
+            ),
         ),
         Check(
             "skill/missing-description",

@@ -56,15 +56,17 @@ def locate_config(start: Path) -> Path:
 
 
 def _key_line(text: str, key: str) -> int:
-    """The line of ``key = ...`` inside ``[tool.skill]`` (1 if it cannot be told)."""
+    """The line of ``key = ...`` inside ``[tool.skill]``, else of the table's header."""
     in_table = False
+    header = 1
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("["):
             in_table = re.fullmatch(r"\[\s*tool\s*\.\s*skill\s*\](\s*#.*)?", stripped) is not None
+            header = number if in_table else header
         elif in_table and re.match(rf"{re.escape(key)}\s*=", stripped):
             return number
-    return 1
+    return header
 
 
 def _path_setting(table: Mapping[str, Any], key: str, pyproject: Path) -> str:
@@ -130,4 +132,5 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         schema=schema,
         chat=chat,
         warnings=warnings,
+        entry_line=_key_line(text, "entry"),
     )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import libcst as cst
 
@@ -136,7 +137,10 @@ def _block(node: cst.BaseSuite, path: NodePath) -> tuple[Sequence[cst.CSTNode], 
     return (), path
 
 
-def _get(items: Sequence[ast.AST] | None, index: int) -> ast.AST | None:
+_T = TypeVar("_T")
+
+
+def _get(items: Sequence[_T] | None, index: int) -> _T | None:
     return items[index] if items is not None and index < len(items) else None
 
 
@@ -146,6 +150,10 @@ class _Indexer:
     def __init__(self, module: cst.Module, tree: ast.Module | None, source: bytes) -> None:
         self.module = module
         self.tree = tree
+        # ast counts columns in UTF-8 bytes of the decoded text, whatever the file's encoding.
+        encoding = module.encoding.lower().replace("_", "-")
+        if encoding not in ("utf-8", "utf8"):
+            source = source.decode(module.encoding).encode("utf-8")
         self.lines = source.splitlines()
         self.imports: list[ImportBinding] = []
         self.classes: list[ClassInfo] = []
@@ -380,7 +388,7 @@ class _Indexer:
             params.append(
                 self._param(
                     param, "positional_only" if only else "normal", (*path, "params", attribute, offset), pos,
-                    _get(ast_positional, index), _get(ast_defaults, index),  # type: ignore[arg-type]
+                    _get(ast_positional, index), _get(ast_defaults, index),
                 )
             )
         for index, param in enumerate(node.params.kwonly_params):
@@ -388,7 +396,7 @@ class _Indexer:
                 self._param(
                     param, "keyword_only", (*path, "params", "kwonly_params", index), pos,
                     _get(arguments.kwonlyargs if arguments else None, index),
-                    _get(arguments.kw_defaults if arguments else None, index),  # type: ignore[arg-type]
+                    _get(arguments.kw_defaults if arguments else None, index),
                 )
             )
         star_arg = node.params.star_arg
@@ -526,7 +534,7 @@ class _Indexer:
                 if isinstance(entry, cst.DictElement):
                     keys.append(
                         self._expr(entry.key, (*path, "elements", index, "key"), statement,
-                                   _get(ast_dict.keys if ast_dict else None, index))  # type: ignore[arg-type]
+                                   _get(ast_dict.keys if ast_dict else None, index))
                     )
                     values.append(
                         self._expr(entry.value, (*path, "elements", index, "value"), statement,
@@ -585,12 +593,12 @@ class _Indexer:
                 assert arg.keyword is not None
                 kwargs.append((arg.keyword.value, self._expr(arg.value, arg_path, statement, value_twin)))
             else:
-                value_twin = _get(twin.args if twin else None, positional)
+                positional_twin = _get(twin.args if twin else None, positional)
                 positional += 1
                 if arg.star == "*":
                     has_star = True
                     continue
-                args.append(self._expr(arg.value, arg_path, statement, value_twin))
+                args.append(self._expr(arg.value, arg_path, statement, positional_twin))
         return Call(func, tuple(args), tuple(kwargs), pos, has_star)
 
     def _dynamic(self, node: cst.CSTNode, pos: Pos) -> Dynamic:

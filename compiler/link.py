@@ -55,6 +55,8 @@ BUILTINS = frozenset(
     }
 )
 _MAX_DEPTH = 64
+#: Stands for a setting that is given but unusable, whose problem is already reported.
+_REPORTED = "\0reported"
 _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
 _AGENT_FIELDS = ("name", "persona", "skills")
 
@@ -123,9 +125,14 @@ class ExternalSym:
 
 @dataclass(frozen=True, slots=True)
 class UnknownSym:
-    """A name whose meaning only running the code would tell (star imports, cycles)."""
+    """A name whose meaning only running the code would tell (star imports, cycles).
+
+    ``reported`` marks an unknown whose cause already has its own diagnostic (a
+    module that does not parse), so that nothing downstream reports it again.
+    """
 
     reason: str
+    reported: bool = False
 
 
 Symbol = ModuleSym | ClassSym | FunctionSym | ValueSym | ExternalSym | UnknownSym
@@ -172,12 +179,17 @@ class _Draft:
 class Linker:
     """Resolves names across the project's modules; one instance per compile."""
 
-    def __init__(self, modules: dict[str, ModuleIndex], config: Config) -> None:
+    def __init__(
+        self, modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()
+    ) -> None:
         self.modules = modules
         self.config = config
+        #: Modules that exist but could not be indexed (their diagnostics say why).
+        self.failed = failed
         self.findings: list[Finding] = []
-        self.roots = {name.split(".")[0] for name in modules}
-        self.packages = {".".join(name.split(".")[:i]) for name in modules for i in range(1, name.count(".") + 1)}
+        known = [*modules, *failed]
+        self.roots = {name.split(".")[0] for name in known}
+        self.packages = {".".join(name.split(".")[:i]) for name in known for i in range(1, name.count(".") + 1)}
         self._bindings: dict[str, dict[str, list[_Binding]]] = {}
         self._mro: dict[tuple[str, str], list[ClassSym | ExternalSym]] = {}
         self._mro_active: set[tuple[str, str]] = set()
@@ -203,7 +215,7 @@ class Linker:
     # --- modules and bindings -------------------------------------------------------
 
     def is_module(self, name: str) -> bool:
-        return name in self.modules or name in self.packages
+        return name in self.modules or name in self.packages or name in self.failed
 
     def is_local(self, name: str) -> bool:
         return name.split(".")[0] in self.roots
@@ -278,17 +290,23 @@ class Linker:
             bound = target if item.local != target.split(".")[0] else target.split(".")[0]
             if not self.is_local(target):
                 return ExternalSym(canonical(bound))
+            if target in self.failed:
+                return UnknownSym(f"module {target!r} does not parse", reported=True)
             return ModuleSym(bound) if self.is_module(target) else None
         if not self.is_local(target):
             return ExternalSym(canonical(f"{target}.{item.name}"))
         if not self.is_module(target):
             return None
-        if target in self.modules and (
-            self.bindings(target).get(item.name) or self._star_sources(target)
-        ):
-            found = self.resolve_name(target, item.name, depth + 1)
-            if found is not None:
-                return found
+        if target in self.failed:
+            return UnknownSym(f"module {target!r} does not parse", reported=True)
+        if target in self.modules:
+            own = self.binding(target, item.name, warn=False)
+            # ``from . import x`` in a package's __init__ binds x to its submodule:
+            # the binding found is this very import, which must not resolve to itself.
+            if (own is not None and own.item is not item) or (own is None and self._star_sources(target)):
+                found = self.resolve_name(target, item.name, depth + 1)
+                if found is not None:
+                    return found
         submodule = f"{target}.{item.name}"
         if self.is_module(submodule):
             return ModuleSym(submodule)
@@ -341,6 +359,12 @@ class Linker:
         return symbol
 
     def member(self, symbol: Symbol, attribute: str, depth: int = 0) -> Symbol | None:
+        if isinstance(symbol, ModuleSym) and f"{symbol.name}.{attribute}" in self.failed:
+            return UnknownSym(f"module {symbol.name}.{attribute!r} does not parse", reported=True)
+        if isinstance(symbol, ModuleSym) and symbol.name in self.failed:
+            return UnknownSym(f"module {symbol.name!r} does not parse", reported=True)
+        if isinstance(symbol, UnknownSym):
+            return symbol
         if isinstance(symbol, ModuleSym):
             if symbol.name in self.modules and self.bindings(symbol.name).get(attribute):
                 return self.resolve_name(symbol.name, attribute, depth + 1)
@@ -486,8 +510,10 @@ def _c3_merge(sequences: list[list[ClassSym | ExternalSym]]) -> list[ClassSym | 
 class ProjectLinker(Linker):
     """Walks ``Agent -> skills -> tools`` from the entry module and checks each tool."""
 
-    def __init__(self, modules: dict[str, ModuleIndex], config: Config, entry: str) -> None:
-        super().__init__(modules, config)
+    def __init__(
+        self, modules: dict[str, ModuleIndex], config: Config, entry: str, failed: frozenset[str]
+    ) -> None:
+        super().__init__(modules, config, failed)
         self.entry = entry
         self.tools: list[ToolInfo] = []
         self.skills: list[SkillInfo] = []
@@ -498,7 +524,9 @@ class ProjectLinker(Linker):
     def run(self) -> LinkResult:
         self.check_imports()
         agent = self.find_agent()
-        self.report_unreachable()
+        if agent is not None:
+            # Without an agent every tool would be "unreachable": the no-agent error says it all.
+            self.report_unreachable()
         self.findings.sort(key=lambda finding: (finding.path, finding.pos.line, finding.pos.col, finding.code))
         return LinkResult(agent, self.skills, self.tools, self.findings)
 
@@ -506,30 +534,40 @@ class ProjectLinker(Linker):
 
     def check_imports(self) -> None:
         for name in sorted(self.modules):
+            missing_reported: set[tuple[str, int]] = set()
             for item in self.modules[name].imports:
+                written = f"{'.' * item.level}{item.module}"
                 if item.star:
                     target = self.absolute(name, item)
+                    local = target is not None and self.is_local(target)
                     self.report(
                         "skill/star-import", name, item.pos,
-                        f"'from {'.' * item.level}{item.module} import *' cannot be resolved statically",
+                        f"'from {written} import *' hides which names this module takes from it"
+                        if local else
+                        f"'from {written} import *' cannot be resolved statically: "
+                        "the names it binds are unknown to the compiler",
                         hint="import the names you use explicitly",
                     )
                     continue
                 if item.level == 0 and not self.is_local(item.module):
                     continue
                 target = self.absolute(name, item)
-                written = f"{'.' * item.level}{item.module}"
                 if target is None:
                     self.report(
                         "skill/unresolved-import", name, item.pos,
                         f"relative import {written!r} goes above the import root",
                     )
                 elif not self.is_module(target):
+                    if (target, item.pos.line) in missing_reported:
+                        continue  # one report per statement for a module that is missing
+                    missing_reported.add((target, item.pos.line))
                     self.report(
                         "skill/unresolved-import", name, item.pos,
                         f"no module {target!r} in the project",
                         hint=f"the import root is {self.config.src.relative_to(self.config.root).as_posix()}/",
                     )
+                elif target in self.failed:
+                    continue  # the module does not parse: its syntax error is the report
                 elif item.name is not None and self.resolve_import(name, item) is None:
                     self.report(
                         "skill/unresolved-import", name, item.pos,
@@ -543,15 +581,14 @@ class ProjectLinker(Linker):
         if self.entry not in self.modules:
             if self.config.entry.exists():
                 return None  # it did not index: its own diagnostics say why
-            self.report(
-                "skill/no-agent", "", Pos(1, 0),
-                f"the entry module {relative_entry} does not exist",
-                hint="set [tool.skill] entry to the file that defines the Agent",
-            )
-            self.findings[-1] = Finding(
-                "skill/no-agent", self.findings[-1].message,
-                self.config.pyproject.relative_to(self.config.root).as_posix(), Pos(1, 0),
-                self.findings[-1].hint,
+            self.findings.append(
+                Finding(
+                    "skill/no-agent",
+                    f"the entry module {relative_entry} does not exist",
+                    self.config.pyproject.relative_to(self.config.root).as_posix(),
+                    Pos(self.config.entry_line, 0),
+                    "set [tool.skill] entry to the file that defines the Agent",
+                )
             )
             return None
         for binding in self.modules[self.entry].assignments:
@@ -635,42 +672,45 @@ class ProjectLinker(Linker):
     def skill(self, module: str, entry: Expr) -> SkillInfo | None:
         found = self.skill_call(module, entry)
         if found is None:
-            self.report(
-                "skill/unresolved-reference", module, entry.pos,
-                f"{_describe(entry)} is not a Skill",
-                hint="list Skill(...) objects, or names bound to them, in skills=[...]",
-            )
+            if not self.explained(module, entry):
+                self.report(
+                    "skill/unresolved-reference", module, entry.pos,
+                    f"{_describe(entry)} is not a Skill",
+                    hint="list Skill(...) objects, or names bound to them, in skills=[...]",
+                )
             return None
         skill_module, call, qualname, pos = found
         arguments = self.arguments(call, _SKILL_FIELDS)
         name = self.text(skill_module, arguments.get("name"), "a skill's name")
-        if name is None:
-            if "name" not in arguments:
-                self.report("skill/missing-name", skill_module, call.pos, "Skill must have a name")
-            return None
-        if not is_valid_name(name):
+        valid = name is not None
+        if name is None and "name" not in arguments:
+            self.report("skill/missing-name", skill_module, call.pos, "Skill must have a name")
+        if name is not None and not is_valid_name(name):
             self.report(
                 "skill/invalid-skill-name", skill_module, arguments["name"].pos,
                 f"invalid skill name {name!r}: use letters, digits, '_' and '-' only",
             )
-        if name in self.skill_names:
+        if name is not None and name in self.skill_names:
             first_path, first_pos = self.skill_names[name]
             self.report(
                 "skill/duplicate-skill-name", skill_module, arguments["name"].pos,
                 f"skill name {name!r} is used twice",
                 related=((first_path, first_pos, "first used here"),),
             )
-            return None
-        self.skill_names[name] = (self.path_of(skill_module), arguments["name"].pos)
+            valid = False
+        if name is not None and valid:
+            self.skill_names[name] = (self.path_of(skill_module), arguments["name"].pos)
+        # The tools of a skill that cannot be kept are still checked (and not "unreachable").
         tools: list[str] = []
         tools_expr = arguments.get("tools")
         for tool_module, item in self.entries(skill_module, tools_expr, "tools"):
-            tool = self.tool_entry(tool_module, item, name)
+            tool = self.tool_entry(tool_module, item, name or "", keep=valid)
             if tool is not None:
                 tools.append(tool.name)
-        if not tools and not any(f.code == "skill/dynamic-value" and f.pos == getattr(tools_expr, "pos", None) for f in self.findings):
-            if tools_expr is None or (isinstance(tools_expr, Container) and not tools_expr.items):
-                self.report("skill/empty-skill", skill_module, pos, f"skill {name!r} has no tools")
+        if tools_expr is None or (isinstance(tools_expr, Container) and not tools_expr.items and not tools_expr.has_star):
+            self.report("skill/empty-skill", skill_module, pos, f"skill {name!r} has no tools")
+        if not valid or name is None:
+            return None
         condition = arguments.get("condition")
         info = SkillInfo(
             name=name,
@@ -697,14 +737,13 @@ class ProjectLinker(Linker):
 
     # --- tools ----------------------------------------------------------------------
 
-    def tool_entry(self, module: str, entry: Expr, skill: str) -> ToolInfo | None:
+    def tool_entry(self, module: str, entry: Expr, skill: str, *, keep: bool = True) -> ToolInfo | None:
         draft = self.draft_of(module, entry)
         if draft is None:
             return None
-        key = (draft.module, draft.qualname)
+        self.registered.add((draft.module, draft.qualname))
         info = self.tool_info(draft, skill)
-        self.registered.add(key)
-        if info is None:
+        if info is None or not keep:
             return None
         previous = self.tool_names.get(info.name)
         if previous is not None:
@@ -741,8 +780,15 @@ class ProjectLinker(Linker):
                     hint="derive the class from Tool (directly or through a project base class)",
                 )
                 return None
-            inner = next((arg for arg in entry.args if self.draft_probe(module, arg)), None)
-            what = f" around the tool {_describe(inner)}" if inner is not None else ""
+            if not isinstance(symbol, FunctionSym | ValueSym):
+                self.unresolved(module, entry.func, symbol, entry.pos, called=True)
+                return None
+            inner = [arg for arg in entry.args if self.draft_probe(module, arg)]
+            for arg in inner:  # listed, though wrongly: not "unreachable" on top of this error
+                draft = self.draft_from_symbol(self.resolve_expr(module, arg.func if isinstance(arg, Call) else arg))
+                if draft is not None:
+                    self.registered.add((draft.module, draft.qualname))
+            what = f" around the tool {_describe(inner[0])}" if inner else ""
             self.report(
                 "skill/wrapped-tool-ref", module, entry.pos,
                 f"{_describe(entry)} wraps the entry in a call{what}; the compiler cannot see "
@@ -755,10 +801,14 @@ class ProjectLinker(Linker):
         if draft is not None:
             return draft
         if isinstance(symbol, ClassSym) and self.is_subclass(symbol, "skillc.Tool"):
+            self.registered.add((symbol.module, symbol.info.name))
             self.report(
                 "skill/unresolved-reference", module, entry.pos,
                 f"{symbol.info.name} is a Tool class; register an instance: {symbol.info.name}()",
             )
+            return None
+        if symbol is None or isinstance(symbol, UnknownSym | ExternalSym):
+            self.unresolved(module, entry, symbol, entry.pos, called=False)
             return None
         if isinstance(symbol, FunctionSym):
             hint = "decorate it with @tool"
@@ -768,6 +818,41 @@ class ProjectLinker(Linker):
             "skill/unresolved-reference", module, entry.pos, f"{_describe(entry)} is not a tool", hint=hint
         )
         return None
+
+    def explained(self, module: str, expr: Expr) -> bool:
+        """Whether a name that does not resolve already has a diagnostic of its own.
+
+        That is the case when it comes from a broken project-local import (reported as
+        unresolved-import) or from a module that does not parse (a syntax error).
+        """
+        target = expr.func if isinstance(expr, Call) else expr
+        if not isinstance(target, Ref):
+            return False
+        symbol = self.resolve_ref(module, target.dotted)
+        if isinstance(symbol, UnknownSym) and symbol.reported:
+            return True
+        found = self.binding(module, target.dotted.split(".")[0], warn=False)
+        if found is None or found.kind != "import":
+            return False
+        assert isinstance(found.item, ImportBinding)
+        imported = self.absolute(module, found.item)
+        return imported is not None and self.is_local(imported) and self.resolve_import(module, found.item) is None
+
+    def unresolved(self, module: str, expr: Expr, symbol: Symbol | None, pos: Pos, *, called: bool) -> None:
+        """Report an entry whose name means nothing the compiler can use as a tool."""
+        if self.explained(module, expr):
+            return
+        shown = _describe(expr) + ("()" if called else "")
+        if isinstance(symbol, ExternalSym):
+            message = f"{shown} comes from outside the project ({symbol.qualname}); only tools defined in the project can be compiled"
+            hint = "define the tool in the project (a Tool subclass, a @tool function or a Tool(...) object)"
+        elif isinstance(symbol, UnknownSym):
+            message = f"{shown} cannot be resolved statically: {symbol.reason}"
+            hint = "import the tool by name from the module that defines it"
+        else:
+            message = f"{_describe(expr)} is not defined"
+            hint = "import it from the module that defines it"
+        self.report("skill/unresolved-reference", module, pos, message, hint=hint)
 
     def draft_probe(self, module: str, expr: Expr) -> bool:
         if isinstance(expr, Call):
@@ -861,7 +946,9 @@ class ProjectLinker(Linker):
                 hint="by convention tool names match ^[a-z][a-z0-9_-]*$",
             )
         description = self.description(draft)
-        if not description:
+        if description is _REPORTED:
+            ok = False  # not a literal: the dynamic-value error says so
+        elif not description:
             self.report(
                 "skill/missing-description", draft.module, draft.pos,
                 f"tool {name!r} has no description, so the model cannot tell when to use it",
@@ -878,6 +965,21 @@ class ProjectLinker(Linker):
                 ok = False
             else:
                 is_async = execute[1].is_async
+            init = self.class_method(draft.cls, "__init__")
+            if init is not None:
+                required = [
+                    param.name
+                    for param in init[1].params[1:]
+                    if param.default is None and param.kind in ("positional_only", "normal", "keyword_only")
+                ]
+                if required:
+                    self.report(
+                        "skill/init-requires-arguments", init[0].module, init[1].pos,
+                        f"{draft.cls.info.name}.__init__ requires {', '.join(map(repr, required))}, but the "
+                        f"compiled tool is created as {draft.cls.info.name}() with no arguments",
+                        hint="give the parameters defaults, or read the values from ctx.env in execute",
+                    )
+                    ok = False
         elif draft.call is not None:
             execute_expr = draft.call.keyword("execute")
             if execute_expr is None or (isinstance(execute_expr, Const) and execute_expr.value is None):
@@ -916,7 +1018,7 @@ class ProjectLinker(Linker):
             name=name,
             skill=skill,
             form=draft.form,  # type: ignore[arg-type]
-            description=description or "",
+            description=description if description and description is not _REPORTED else "",
             module=draft.module,
             qualname=qualname,
             source=Source(self.path_of(draft.module), source_pos.line, source_pos.col),
@@ -927,9 +1029,11 @@ class ProjectLinker(Linker):
         )
 
     def description(self, draft: _Draft) -> str | None:
+        """The tool's description; ``_REPORTED`` when it is given but unusable."""
         found = self.setting(draft, "description")
         if found is not None:
-            return self.text(found[0], found[1], "a tool's description")
+            text = self.text(found[0], found[1], "a tool's description")
+            return _REPORTED if text is None else text
         if draft.function is not None:
             return parse_docstring(draft.function.docstring).description or None
         return None
@@ -1081,8 +1185,14 @@ def _describe(expr: Expr | None) -> str:
     return "this entry"
 
 
-def link_project(modules: dict[str, ModuleIndex], config: Config) -> LinkResult:
-    """Find the agent in the entry module and everything it reaches."""
+def link_project(
+    modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()
+) -> LinkResult:
+    """Find the agent in the entry module and everything it reaches.
+
+    ``failed`` names the modules that exist but could not be indexed: names taken
+    from them are not reported again, their own diagnostics say what is wrong.
+    """
     relative = config.entry.relative_to(config.src).with_suffix("")
     parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
-    return ProjectLinker(modules, config, ".".join(parts)).run()
+    return ProjectLinker(modules, config, ".".join(parts), failed).run()

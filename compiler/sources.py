@@ -42,6 +42,7 @@ from .types import (
 
 __all__ = [
     "IndexStats",
+    "ProjectIndex",
     "Snapshot",
     "SourceFile",
     "discover_sources",
@@ -255,9 +256,17 @@ def read_sources(config: Config) -> Snapshot:
     return Snapshot(tuple(files), tuple(problems))
 
 
-def index_sources(
-    config: Config, snapshot: Snapshot, *, use_cache: bool = True
-) -> tuple[dict[str, ModuleIndex], list[Diagnostic], IndexStats]:
+@dataclass(frozen=True)
+class ProjectIndex:
+    """Every module that indexed, by dotted name; the ones that did not, and why."""
+
+    modules: dict[str, ModuleIndex]
+    failed: frozenset[str]
+    problems: tuple[Diagnostic, ...]
+    stats: IndexStats
+
+
+def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True) -> ProjectIndex:
     """Index every module of the snapshot, parsing only what the cache does not know."""
     cache_path = config.root / CACHE_DIR / INDEX_CACHE
     cached = load_cache(cache_path, _INDEX_TYPES) if use_cache else {}
@@ -277,14 +286,18 @@ def index_sources(
     if use_cache and (pending or set(cached) != set(results)):
         write_cache(cache_path, results)
     modules: dict[str, ModuleIndex] = {}
+    failed: set[str] = set()
     problems = list(snapshot.problems)
-    for result in results.values():
+    for source_file, key, _ in snapshot.files:
+        result = results[key]
         if isinstance(result, ModuleIndex):
             modules.setdefault(result.name, result)
         else:
+            failed.add(source_file.module)
             problems.extend(result)
     count = len(snapshot.files)
-    return modules, problems, IndexStats(count, len(pending), count - len(pending), workers)
+    stats = IndexStats(count, len(pending), count - len(pending), workers)
+    return ProjectIndex(modules, frozenset(failed - set(modules)), tuple(problems), stats)
 
 
 _INDEX_TYPES = (

@@ -300,6 +300,8 @@ class Config:
     schema: Literal["static", "import"] = "static"
     chat: Mapping[str, object] = field(default_factory=dict)
     warnings: tuple[Diagnostic, ...] = ()
+    #: Line of ``entry =`` in pyproject.toml (or of the table when it is not set).
+    entry_line: int = 1
 
 
 # --- What linking finds: the agent, its skills and tools -------------------------

@@ -41,10 +41,10 @@ def test_text_output_shows_each_diagnostic_with_its_line_then_tools_and_summary(
     assert result.code == 1
     lines = [line.rstrip() for line in result.stdout.splitlines()]
     assert lines[:16] == [
-        "src/agent.py:4:71: error[skill/unresolved-reference] missing is not a tool",
+        "src/agent.py:4:71: error[skill/unresolved-reference] missing is not defined",
         '    orders = Skill(name="orders", description="Orders.", tools=[Lookup(), missing])',
         " " * (4 + 70) + "^",
-        "  hint: list tool instances, @tool functions or Tool(...) objects in tools=[...]",
+        "  hint: import it from the module that defines it",
         "",
         "src/tools.py:9:1: warning[skill/missing-description] tool 'Lookup' has no description, "
         "so the model cannot tell when to use it",
@@ -74,11 +74,11 @@ def test_json_output_is_one_document(skill: RunSkill, tmp_path: Path) -> None:
     assert document["diagnostics"][0] == {
         "code": "skill/unresolved-reference",
         "severity": "error",
-        "message": "missing is not a tool",
+        "message": "missing is not defined",
         "path": "src/agent.py",
         "line": 4,
         "column": 71,
-        "hint": "list tool instances, @tool functions or Tool(...) objects in tools=[...]",
+        "hint": "import it from the module that defines it",
         "related": [],
     }
     assert document["tools"][0]["entry"] == {"module": "tools", "qualname": "Lookup"}

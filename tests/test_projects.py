@@ -7,6 +7,7 @@ Each case folder holds a ``pyproject.toml``, a ``src/`` tree and an ``expected.j
       "tools": [["lookup", "orders", "class", "src/tools.py:9"], ...],
       "settings": {"lookup": {"timeout": 10.0}},            optional, a subset per tool
       "tool_descriptions": {"lookup": "Look up an order."},  optional, a subset
+      "skill_descriptions": {"orders": "Orders."},           optional, a subset
       "skills": [["orders", "src/agent.py:5"], ...],          optional, all skills in order
       "symlinks": {"src/skills/again": ".."},                optional, made in the copy
       "xfail": "why the compiler does not do this yet"        optional
@@ -39,7 +40,10 @@ from skillc.compiler.api import compile_project, report_to_dict
 PROJECTS = Path(__file__).resolve().parent / "projects"
 MINIMUM_CASES = 30
 EXPECTED_KEYS = frozenset(
-    {"diagnostics", "tools", "settings", "tool_descriptions", "skills", "symlinks", "xfail"}
+    {
+        "diagnostics", "tools", "settings", "tool_descriptions", "skill_descriptions", "skills",
+        "symlinks", "xfail",
+    }
 )
 #: What a second compile may change: how long it took and how much came from the cache.
 VOLATILE_KEYS = frozenset({"timings", "stats"})
@@ -55,6 +59,7 @@ class Expected:
     tools: list[list[str]]
     settings: dict[str, dict[str, Any]]
     tool_descriptions: dict[str, str]
+    skill_descriptions: dict[str, str]
     skills: list[list[str]] | None
     symlinks: dict[str, str]
     xfail: str | None
@@ -75,6 +80,7 @@ def load_expected(case: str) -> Expected:
         tools=[list(row) for row in document["tools"]],
         settings=dict(document.get("settings", {})),
         tool_descriptions=dict(document.get("tool_descriptions", {})),
+        skill_descriptions=dict(document.get("skill_descriptions", {})),
         skills=[list(row) for row in document["skills"]] if "skills" in document else None,
         symlinks=dict(document.get("symlinks", {})),
         xfail=document.get("xfail"),
@@ -171,6 +177,9 @@ def test_case_compiles_as_expected(case: str, tmp_path: Path) -> None:
         assert actual == settings, f"{case}: settings of {name}"
     for name, description in expected.tool_descriptions.items():
         assert tools[name]["description"] == description, f"{case}: description of {name}"
+    skills = {skill["name"]: skill for skill in report["skills"]}
+    for name, description in expected.skill_descriptions.items():
+        assert skills[name]["description"] == description, f"{case}: description of skill {name}"
     if expected.skills is not None:
         assert skill_rows(report) == expected.skills, context
     summary = report["summary"]
