@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from .runtime.errors import SkillError, ToolDefinitionError, UserError
     from .runtime.sdk import Agent, Condition, FunctionTool, Skill, Tool, ToolFlag, tool
 
+#: The one place the version is written; pyproject.toml reads it from here.
+__version__ = "0.1.0"
+
 __all__ = [
     "Agent",
     "Condition",
@@ -50,22 +53,10 @@ _EXPORTS = {
 }
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("skillc")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0.0.0+unknown"
-
-
 def __getattr__(name: str) -> Any:
-    if name == "__version__":
-        value: Any = _version()
-    elif name in _EXPORTS:
-        value = getattr(import_module(_EXPORTS[name], __name__), name)
-    else:
+    if name not in _EXPORTS:
         raise AttributeError(f"module 'skillc' has no attribute {name!r}")
+    value = getattr(import_module(_EXPORTS[name], __name__), name)
     globals()[name] = value
     return value
 

@@ -107,6 +107,12 @@ class Finished:
     stderr: str
 
 
+#: Commands run as on a user's machine, where Python caches the bytecode of the modules it
+#: imports: an environment that forbids writing it (PYTHONDONTWRITEBYTECODE) would make
+#: every run compile skillc's own sources again, which no installed copy does.
+MEASURED_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_bounded(
     args: Sequence[str | Path],
     *,
@@ -302,6 +308,7 @@ class SkillcBench:
             [sys.executable, "-c", FLOOR_SCRIPT, self.project / "src"],
             cwd=self.project,
             timeout=COMMAND_TIMEOUT,
+            env=MEASURED_ENV,
         )
         return require_success(finished, "the floor process")
 
@@ -314,6 +321,7 @@ class SkillcBench:
             [SKILL, "compile", "--format", "json", self.project],
             cwd=self.project,
             timeout=COMMAND_TIMEOUT,
+            env=MEASURED_ENV,
             capture_stdout=capture,
         )
 

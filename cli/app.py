@@ -6,15 +6,15 @@ exit codes and messages.
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-
 from ..runtime.errors import NotImplementedCommandError
+from .consoles import stdout
 
 __all__ = ["OutputFormat", "app", "settings"]
 
@@ -40,8 +40,6 @@ class _Settings:
 
 
 settings = _Settings()
-# Piped output is not cut to a terminal's width: tables keep one row per line.
-stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
 
 app = typer.Typer(
     name="skill",
@@ -58,7 +56,7 @@ def _show_version(value: bool) -> None:
     if value:
         from .. import __version__
 
-        stdout.print(f"skill {__version__}")
+        stdout().print(f"skill {__version__}")
         raise typer.Exit()
 
 
@@ -92,11 +90,11 @@ def init(
 
     files = scaffold_project(path, name=name, force=force, pretend=pretend)
     verb = "Would write" if pretend else "Created"
-    stdout.print(f"{verb} {len(files)} files in {path}/")
+    stdout().print(f"{verb} {len(files)} files in {path}/")
     for planned in files:
-        stdout.print(f"  {planned.path}")
+        stdout().print(f"  {planned.path}")
     if not pretend:
-        stdout.print(
+        stdout().print(
             f"\nNext:\n  cd {path}\n  pytest\n  skill compile\n"
             "  skill test --name lookup_order --input '{\"order_id\": \"A1001\"}'"
         )
@@ -118,22 +116,23 @@ def compile_(
     """Check the project statically and build its per-tool bundles."""
     if verify:
         raise NotImplementedCommandError("`skill compile --verify` is not built yet")
-    from ..compiler import compile_project
-    from .render import print_json, print_text
+    from ..compiler.api import compile_project, report_to_dict
 
     def once() -> int:
         report = compile_project(project, out=out)
         if output_format is OutputFormat.json:
-            print_json(stdout, report)
+            sys.stdout.write(json.dumps(report_to_dict(report), indent=2) + "\n")
         else:
-            print_text(stdout, report)
+            from .render import print_text
+
+            print_text(stdout(), report)
         return 0 if report.ok else 1
 
     if not watch:
         return once()
     from .watch import watch_project
 
-    return watch_project(project, once, stdout)
+    return watch_project(project, once, stdout())
 
 
 @app.command()

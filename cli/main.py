@@ -11,25 +11,30 @@ import sys
 from collections.abc import Sequence
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from ..runtime.errors import SkillError, UserError
 from .app import app, settings
+from .consoles import stderr
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def escape(text: str) -> str:
+    """Escape rich markup in ``text`` (rich is imported only when there is an error)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 
 def _report(error: UserError | SkillError) -> None:
-    stderr.print(f"[bold red]error:[/] {escape(str(error))}")
+    stderr().print(f"[bold red]error:[/] {escape(str(error))}")
     hint = getattr(error, "hint", None)
     if hint:
-        stderr.print(f"[bold]hint:[/] {escape(hint)}")
+        stderr().print(f"[bold]hint:[/] {escape(hint)}")
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -43,25 +48,25 @@ def run(argv: Sequence[str] | None = None) -> int:
         if callable(show):
             show()
         else:
-            stderr.print(f"error: {escape(error.format_message())}")
+            stderr().print(f"error: {escape(error.format_message())}")
         return error.exit_code
     except typer.Exit as error:
         return error.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        stderr.print("interrupted")
+        stderr().print("interrupted")
         return EXIT_INTERRUPTED
     except UserError as error:
         _report(error)
         return error.exit_code
     except SkillError as error:
         if settings.debug:
-            stderr.print_exception()
+            stderr().print_exception()
         _report(error)
         return 1
     except Exception as error:  # the one catch-all: a bug must not look like a traceback dump
         if settings.debug:
-            stderr.print_exception()
-        stderr.print(
+            stderr().print_exception()
+        stderr().print(
             f"[bold red]internal error:[/] {escape(type(error).__name__)}: {escape(str(error))}\n"
             "This is a bug in skillc. Run again with --debug for the traceback."
         )

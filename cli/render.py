@@ -1,18 +1,17 @@
-"""Render a compile report for people (text) or for CI (one JSON document)."""
+"""Render a compile report for people: diagnostics with their source line, then a table."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..compiler.api import CompileReport, report_to_dict
+from ..compiler.api import CompileReport
 from ..compiler.types import Diagnostic, Severity, ToolInfo
 
-__all__ = ["print_json", "print_text"]
+__all__ = ["print_text"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow"}
 
@@ -103,8 +102,3 @@ def print_text(console: Console, report: CompileReport) -> None:
         f"[dim]({report.stats.files} modules, {report.stats.parsed} parsed, "
         f"{report.stats.cached} cached, {total:.2f}s)[/]"
     )
-
-
-def print_json(console: Console, report: CompileReport) -> None:
-    """One JSON document on stdout."""
-    console.file.write(json.dumps(report_to_dict(report), indent=2, sort_keys=False) + "\n")

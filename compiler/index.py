@@ -183,9 +183,11 @@ class _Indexer:
         if line is None:
             base = statement or Pos(0, 0)
             return Pos(base.line, base.col, Pos.encode(path), exact=False)
+        offset: int = getattr(twin, "col_offset", 0)
         raw = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
-        col = len(raw[: getattr(twin, "col_offset", 0)].decode("utf-8", "replace"))  # ast counts bytes
-        return Pos(line, col)
+        if not raw.isascii():  # ast counts bytes; a column counts characters
+            offset = len(raw[:offset].decode("utf-8", "replace"))
+        return Pos(line, offset)
 
     def _paired(
         self, body: Sequence[cst.CSTNode], prefix: NodePath, ast_body: Sequence[ast.stmt] | None

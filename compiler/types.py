@@ -14,7 +14,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 __all__ = [
     "AgentInfo",
@@ -48,18 +48,16 @@ __all__ = [
 NodePath: TypeAlias = tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
-class Pos:
-    """Where a node starts: the position of its statement, and the path to refine it.
+class Pos(NamedTuple):
+    """Where a node starts (a tuple: tens of thousands of them are cached per project).
 
-    ``line``/``col`` are exact for statements; for a node inside a statement they are
-    the statement's, and ``path`` lets ``locate`` find the node's own position on
-    demand (only when a diagnostic needs it).
+    ``line``/``col`` are exact whenever ``ast`` could parse the file; otherwise they
+    are the enclosing statement's, and ``path`` (the node path as dotted text, e.g.
+    ``"body.3.value.args.0"``) lets ``locate`` find the node's own position on demand.
     """
 
     line: int
     col: int
-    #: The node path as dotted text ("body.3.value.args.0"): compact in the cache.
     path: str = ""
     exact: bool = True
 

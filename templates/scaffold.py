@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.abc import Traversable
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path, PurePosixPath
 
 from jinja2 import StrictUndefined, TemplateError
@@ -48,11 +47,9 @@ def default_template() -> Traversable:
 
 
 def _skillc_version() -> str:
-    try:
-        release = version("skillc")
-    except PackageNotFoundError:
-        return "0.1.0"
-    return release.split("+")[0]
+    from .. import __version__
+
+    return __version__.split("+")[0]
 
 
 def _walk(folder: Traversable, prefix: PurePosixPath) -> list[tuple[PurePosixPath, Traversable]]:

@@ -11,7 +11,7 @@ import pytest
 from helpers import write_project
 from skillc.compiler.api import compile_project, report_to_dict
 from skillc.compiler.api import REPORT_CACHE
-from skillc.compiler.sources import INDEX_CACHE, PARALLEL_THRESHOLD
+from skillc.compiler.sources import INDEX_SHARDS, PARALLEL_THRESHOLD
 
 TOOL = '''from pydantic import BaseModel
 from skillc import Tool
@@ -65,7 +65,8 @@ def test_a_warm_compile_parses_nothing_and_one_change_parses_one_file(tmp_path: 
 def test_a_corrupt_index_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
     _project(tmp_path, 2)
     expected = _stable(compile_project(tmp_path))
-    (tmp_path / ".skill/cache" / INDEX_CACHE).write_bytes(b"\x80\x05garbage that is no pickle")
+    for shard in (tmp_path / ".skill/cache").glob("index-*.pickle"):
+        shard.write_bytes(b"\x80\x05garbage that is no pickle")
     (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
     report = compile_project(tmp_path)
     assert (report.stats.parsed, report.stats.cached) == (4, 0)
@@ -102,11 +103,12 @@ class _Exploit:
         return (os.system, ("touch pwned",))
 
 
-@pytest.mark.parametrize("name", [INDEX_CACHE, REPORT_CACHE])
-def test_a_cache_that_would_run_code_is_refused(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("pattern", ["index-*.pickle", REPORT_CACHE])
+def test_a_cache_that_would_run_code_is_refused(tmp_path: Path, pattern: str) -> None:
     _project(tmp_path, 1)
     compile_project(tmp_path)
-    (tmp_path / ".skill/cache" / name).write_bytes(pickle.dumps({"version": "x", "entries": _Exploit()}))
+    for cache in (tmp_path / ".skill/cache").glob(pattern):
+        cache.write_bytes(pickle.dumps({"version": "x", "entries": _Exploit()}))
     report = compile_project(tmp_path)
     assert report.ok and len(report.tools) == 1
     assert not (tmp_path / "pwned").exists()
@@ -115,7 +117,10 @@ def test_a_cache_that_would_run_code_is_refused(tmp_path: Path, name: str) -> No
 def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path: Path) -> None:
     _project(tmp_path, 1)
     compile_project(tmp_path)
-    assert sorted(p.name for p in (tmp_path / ".skill/cache").iterdir()) == [INDEX_CACHE, REPORT_CACHE]
+    names = sorted(p.name for p in (tmp_path / ".skill/cache").iterdir())
+    assert REPORT_CACHE in names and all(n == REPORT_CACHE or n.startswith("index-") for n in names)
+    assert {n[len("index-")] for n in names if n.startswith("index-")} <= set(INDEX_SHARDS)
+    assert not any(n.endswith(".tmp") for n in names)
 
 
 def test_parallel_indexing_gives_the_serial_result(tmp_path: Path) -> None:
@@ -134,3 +139,17 @@ def test_parallel_indexing_gives_the_serial_result(tmp_path: Path) -> None:
     serial = compile_project(serial_root)
     assert serial.stats.workers == 1
     assert _stable(serial) == _stable(parallel)
+
+
+def test_changing_one_file_rewrites_at_most_two_cache_shards(tmp_path: Path) -> None:
+    _project(tmp_path, 12)
+    compile_project(tmp_path)
+    shards = tmp_path / ".skill/cache"
+    before = {path.name: path.read_bytes() for path in shards.glob("index-*.pickle")}
+    with (tmp_path / "src/tools/t3.py").open("a") as stream:
+        stream.write("# changed\n")
+    assert compile_project(tmp_path).stats.parsed == 1
+    after = {path.name: path.read_bytes() for path in shards.glob("index-*.pickle")}
+    rewritten = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+    # The old content's entry leaves its shard, the new one joins its own.
+    assert 1 <= len(rewritten) <= 2
