@@ -11,7 +11,7 @@ import pytest
 from helpers import write_project
 from skillc.compiler.api import compile_project, report_to_dict
 from skillc.compiler.api import REPORT_CACHE
-from skillc.compiler.sources import INDEX_SHARDS, PARALLEL_THRESHOLD
+from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
 
 TOOL = '''from pydantic import BaseModel
 from skillc import Tool
@@ -65,7 +65,7 @@ def test_a_warm_compile_parses_nothing_and_one_change_parses_one_file(tmp_path: 
 def test_a_corrupt_index_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
     _project(tmp_path, 2)
     expected = _stable(compile_project(tmp_path))
-    for shard in (tmp_path / ".skill/cache").glob("index-*.pickle"):
+    for shard in (tmp_path / ".skill/cache").glob("index-*.pickle"):  # the key list too
         shard.write_bytes(b"\x80\x05garbage that is no pickle")
     (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
     report = compile_project(tmp_path)
@@ -118,8 +118,9 @@ def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path:
     _project(tmp_path, 1)
     compile_project(tmp_path)
     names = sorted(p.name for p in (tmp_path / ".skill/cache").iterdir())
-    assert REPORT_CACHE in names and all(n == REPORT_CACHE or n.startswith("index-") for n in names)
-    assert {n[len("index-")] for n in names if n.startswith("index-")} <= set(INDEX_SHARDS)
+    assert REPORT_CACHE in names and INDEX_KEYS in names
+    shards = [n for n in names if n not in (REPORT_CACHE, INDEX_KEYS)]
+    assert shards and {n for n in shards} <= {f"index-{shard}.pickle" for shard in INDEX_SHARDS}
     assert not any(n.endswith(".tmp") for n in names)
 
 
@@ -136,8 +137,8 @@ def test_parallel_indexing_gives_the_serial_result(tmp_path: Path) -> None:
     assert compile_project(serial_root).stats.workers == 1
     for module in hidden:
         (serial_root / f"src/tools/t{module}.py.off").rename(serial_root / f"src/tools/t{module}.py")
-    serial = compile_project(serial_root)
-    assert serial.stats.workers == 1
+    serial = compile_project(serial_root)  # the rest, parsed while the cache loads
+    assert serial.stats.parsed == len(hidden)
     assert _stable(serial) == _stable(parallel)
 
 
@@ -145,11 +146,29 @@ def test_changing_one_file_rewrites_at_most_two_cache_shards(tmp_path: Path) -> 
     _project(tmp_path, 12)
     compile_project(tmp_path)
     shards = tmp_path / ".skill/cache"
-    before = {path.name: path.read_bytes() for path in shards.glob("index-*.pickle")}
+    before = {path.name: path.read_bytes() for path in shards.glob("index-?.pickle")}
     with (tmp_path / "src/tools/t3.py").open("a") as stream:
         stream.write("# changed\n")
     assert compile_project(tmp_path).stats.parsed == 1
-    after = {path.name: path.read_bytes() for path in shards.glob("index-*.pickle")}
+    after = {path.name: path.read_bytes() for path in shards.glob("index-?.pickle")}
     rewritten = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
     # The old content's entry leaves its shard, the new one joins its own.
     assert 1 <= len(rewritten) <= 2
+
+
+def test_a_stale_key_list_only_costs_time(tmp_path: Path) -> None:
+    """The key list says which files to parse early; a wrong one never changes the result."""
+    _project(tmp_path, 3)
+    expected = _stable(compile_project(tmp_path))
+    keys = tmp_path / ".skill/cache" / INDEX_KEYS
+    for damage in (b"garbage", pickle.dumps({"version": "x"})):
+        keys.write_bytes(damage)
+        (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
+        report = compile_project(tmp_path)
+        assert (report.stats.parsed, _stable(report)) == (0, expected)
+    # Claiming that every file is new: all are parsed early, the answer is the same.
+    for shard in (tmp_path / ".skill/cache").glob("index-?.pickle"):
+        shard.unlink()
+    (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
+    report = compile_project(tmp_path)
+    assert (report.stats.parsed, _stable(report)) == (5, expected)
