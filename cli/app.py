@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from ..runtime.errors import NotImplementedCommandError
+from ..runtime.errors import NotImplementedCommandError, UsageError
 from .consoles import stdout
 
 __all__ = ["OutputFormat", "app", "settings"]
@@ -112,14 +112,16 @@ def compile_(
     verify: Annotated[
         bool, typer.Option("--verify", help="Import each bundle in an isolated process.")
     ] = False,
+    check: Annotated[bool, typer.Option("--check", help="Only check: write no dist/.")] = False,
 ) -> int:
     """Check the project statically and build its per-tool bundles."""
-    if verify:
-        raise NotImplementedCommandError("`skill compile --verify` is not built yet")
     from ..compiler.api import compile_project, report_to_dict
 
+    if check and verify:
+        raise UsageError("--check writes no bundles, so there is nothing to --verify")
+
     def once() -> int:
-        report = compile_project(project, out=out)
+        report = compile_project(project, out=out, emit=not check, verify=verify)
         if output_format is OutputFormat.json:
             sys.stdout.write(json.dumps(report_to_dict(report), indent=2) + "\n")
         else:
@@ -152,7 +154,17 @@ def test(
     ] = False,
 ) -> int:
     """Run one tool from its compiled bundle, as a model's call would."""
-    raise NotImplementedCommandError("`skill test` is not built yet")
+    from .tooltest import run_test_command
+
+    return run_test_command(
+        project,
+        name,
+        input,
+        as_json=as_json,
+        environment=environment.value,
+        skip_condition=skip_condition,
+        approve=approve,
+    )
 
 
 @app.command()

@@ -97,8 +97,17 @@ def print_text(console: Console, report: CompileReport) -> None:
     warnings = f"{report.warnings} warning{'s' if report.warnings != 1 else ''}"
     style = "bold red" if report.errors else "bold green"
     total = sum(report.timings.values())
+    out = report.config.out
+    shown = out.relative_to(report.config.root).as_posix() if out.is_relative_to(report.config.root) else str(out)
+    dist = {
+        "written": f"wrote {shown}/",
+        "up to date": f"{shown}/ is up to date",
+        "not written": f"{shown}/ not written",
+        "skipped": "",
+    }[report.dist]
     console.print(
-        f"[{style}]{agent}{tools} in {skills}, {errors}, {warnings}[/] "
-        f"[dim]({report.stats.files} modules, {report.stats.parsed} parsed, "
+        f"[{style}]{agent}{tools} in {skills}, {errors}, {warnings}[/]"
+        + (f"; {escape(dist)}" if dist else "")
+        + f" [dim]({report.stats.files} modules, {report.stats.parsed} parsed, "
         f"{report.stats.cached} cached, {total:.2f}s)[/]"
     )

@@ -10,11 +10,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .cache import CACHE_DIR, load_cache, write_cache
+from .emit import dist_is_current
 from .config import locate_config, read_config
 from .sources import IndexStats, index_sources, read_sources
-from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
+from .types import AgentInfo, Config, Diagnostic, Pos, Severity, SkillInfo, ToolInfo
+
+if TYPE_CHECKING:
+    from .link import Finding
+    from .locate import Locator
 
 __all__ = ["CompileReport", "compile_project", "report_to_dict"]
 
@@ -30,6 +36,8 @@ class CompileReport:
     diagnostics: tuple[Diagnostic, ...]
     stats: IndexStats
     timings: dict[str, float] = field(default_factory=dict)
+    #: What happened to dist/: written, already current, not written (errors), or skipped.
+    dist: str = "skipped"
 
     @property
     def errors(self) -> int:
@@ -45,6 +53,10 @@ class CompileReport:
 
 
 REPORT_CACHE = "report.pickle"
+DIST_WRITTEN = "written"
+DIST_CURRENT = "up to date"
+DIST_NOT_WRITTEN = "not written"
+DIST_SKIPPED = "skipped"
 
 
 def _report_types() -> tuple[type, ...]:
@@ -54,12 +66,18 @@ def _report_types() -> tuple[type, ...]:
 
 
 def compile_project(
-    path: Path, *, out: Path | None = None, use_cache: bool = True
+    path: Path,
+    *,
+    out: Path | None = None,
+    use_cache: bool = True,
+    emit: bool = True,
+    verify: bool = False,
 ) -> CompileReport:
-    """Check the project that contains ``path``; raise ``ConfigError`` for a bad config.
+    """Check the project that contains ``path`` and, if it has no errors, write ``dist/``.
 
-    When no source file and no configuration changed since the last compile, the
-    previous result is reused as a whole: it depends on nothing else.
+    Raises ``ConfigError`` for a bad configuration.  When no source file and no
+    configuration changed since the last compile and ``dist/`` still holds its output,
+    the previous result is reused as a whole: it depends on nothing else.
     """
     timings: dict[str, float] = {}
     started = time.perf_counter()
@@ -70,9 +88,9 @@ def compile_project(
     snapshot = read_sources(config)
     digest = snapshot.digest(config.pyproject.read_bytes())
     report_path = config.root / CACHE_DIR / REPORT_CACHE
-    if use_cache:
+    if use_cache and not verify:
         previous = load_cache(report_path, _report_types()).get(digest)
-        if isinstance(previous, tuple) and len(previous) == 4:
+        if isinstance(previous, tuple) and len(previous) == 4 and (not emit or dist_is_current(config.out, digest)):
             agent, skills, tools, findings = previous
             timings["index"] = time.perf_counter() - mark
             timings["link"] = 0.0
@@ -80,37 +98,77 @@ def compile_project(
             return CompileReport(
                 config, agent, skills, tools,
                 tuple(sorted((*config.warnings, *findings), key=lambda item: item.sort_key)),
-                IndexStats(count, 0, count, 0), timings,
+                IndexStats(count, 0, count, 0), timings, DIST_CURRENT if emit else DIST_SKIPPED,
             )
     index = index_sources(config, snapshot, use_cache=use_cache)
-    stats = index.stats
     timings["index"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     from .link import link_project
 
     linked = link_project(index.modules, config, index.failed)
-    diagnostics = list(index.problems)
-    if linked.findings:
-        from .locate import Locator
-
-        locator = Locator(config.root)
-        for finding in linked.findings:
-            line, col = locator.position(finding.path, finding.pos)
-            related = tuple(
-                (path_, *locator.position(path_, pos), note) for path_, pos, note in finding.related
-            )
-            diagnostics.append(
-                Diagnostic(finding.code, finding.severity, finding.message, finding.path, line, col,
-                           finding.hint, related)
-            )
+    locator = _Positions(config.root)
+    diagnostics = [*index.problems, *map(locator.diagnostic, linked.findings)]
     timings["link"] = time.perf_counter() - mark
+
+    dist_state = DIST_SKIPPED if not emit else DIST_NOT_WRITTEN
+    if not _has_errors(diagnostics) and linked.agent is not None:
+        mark = time.perf_counter()
+        from .artifacts import build_artifacts
+
+        sources = {item.path: content for item, _, content in snapshot.files}
+        artifacts = build_artifacts(linked, sources, import_schemas=config.schema == "import")
+        diagnostics.extend(map(locator.diagnostic, artifacts.findings))
+        timings["artifacts"] = time.perf_counter() - mark
+        if emit and not _has_errors(diagnostics):
+            mark = time.perf_counter()
+            from .emit import emit_dist
+
+            warnings = sorted((*config.warnings, *diagnostics), key=lambda item: item.sort_key)
+            check = None
+            if verify:
+                from .verify import check_dist
+
+                check = lambda staging: check_dist(staging, artifacts)  # noqa: E731
+            diagnostics.extend(emit_dist(config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check))
+            dist_state = DIST_NOT_WRITTEN if _has_errors(diagnostics) else DIST_WRITTEN
+            timings["emit"] = time.perf_counter() - mark
     skills, tools = tuple(linked.skills), tuple(linked.tools)
-    if use_cache:
+    if use_cache and not _has_errors(diagnostics):
         write_cache(report_path, {digest: (linked.agent, skills, tools, tuple(diagnostics))})
     diagnostics.extend(config.warnings)
     diagnostics.sort(key=lambda item: item.sort_key)
-    return CompileReport(config, linked.agent, skills, tools, tuple(diagnostics), stats, timings)
+    return CompileReport(config, linked.agent, skills, tools, tuple(diagnostics), index.stats, timings, dist_state)
+
+
+def _has_errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(item.severity is Severity.ERROR for item in diagnostics)
+
+
+class _Positions:
+    """Turns findings into diagnostics with exact positions (see ``locate``)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._locator: Locator | None = None
+
+    def position(self, path: str, pos: Pos) -> tuple[int, int]:
+        if pos.exact:
+            return pos.line, pos.col
+        if self._locator is None:
+            from .locate import Locator
+
+            self._locator = Locator(self.root)
+        return self._locator.position(path, pos)
+
+    def diagnostic(self, finding: Finding) -> Diagnostic:
+        line, col = self.position(finding.path, finding.pos)
+        related = tuple((path, *self.position(path, pos), note) for path, pos, note in finding.related)
+        return Diagnostic(finding.code, finding.severity, finding.message, finding.path, line, col, finding.hint, related)
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
 def _source(source: object) -> dict[str, object]:
@@ -125,6 +183,7 @@ def report_to_dict(report: CompileReport) -> dict[str, object]:
     return {
         "format": 1,
         "ok": report.ok,
+        "dist": {"path": _relative(report.config.out, report.config.root), "state": report.dist},
         "summary": {
             "errors": report.errors,
             "warnings": report.warnings,

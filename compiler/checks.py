@@ -369,6 +369,30 @@ CHECKS: dict[str, Check] = {
             ),
         ),
         Check(
+            "skill/undeclared-dependency",
+            Severity.WARNING,
+            "A tool's module imports a third-party package the project does not declare.",
+            valid=(Example(_GOOD),),
+            invalid=(
+                Example(
+                    {"agent.py": _agent("Lookup()"), "tools.py": "import yaml\n" + _LOOKUP},
+                    ("src/tools.py", 1, 7),
+                ),
+            ),
+        ),
+        Check(
+            "skill/bundle-not-self-contained",
+            Severity.ERROR,
+            "A bundle does not import on its own (skill compile --verify), e.g. a module loaded dynamically.",
+            valid=(Example(_GOOD),),
+        ),
+        Check(
+            "skill/schema-mismatch",
+            Severity.ERROR,
+            "The static schema differs from pydantic's own (skill compile --verify): a bug in skillc.",
+            valid=(Example(_GOOD),),
+        ),
+        Check(
             "skill/symlink-loop",
             Severity.WARNING,
             "A symbolic link in the source tree leads back to a folder above it; it is not followed.",
@@ -387,3 +411,10 @@ CHECKS: dict[str, Check] = {
 def severity_of(code: str) -> Severity:
     """The severity every diagnostic with ``code`` has."""
     return CHECKS[code].severity
+
+
+# The schema translator declares its own checks beside its code; this import comes last
+# because that module imports this one.
+from .schema import SCHEMA_CHECKS  # noqa: E402
+
+CHECKS.update((check.code, check) for check in SCHEMA_CHECKS)

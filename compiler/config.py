@@ -133,4 +133,13 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         chat=chat,
         warnings=warnings,
         entry_line=_key_line(text, "entry"),
+        dependencies=_dependencies(document, pyproject),
     )
+
+
+def _dependencies(document: Mapping[str, Any], pyproject: Path) -> tuple[str, ...]:
+    project = document.get("project", {})
+    dependencies = project.get("dependencies", []) if isinstance(project, dict) else []
+    if not isinstance(dependencies, list) or not all(isinstance(item, str) for item in dependencies):
+        raise ConfigError(f"{pyproject}: [project] dependencies must be a list of strings")
+    return tuple(dependencies)

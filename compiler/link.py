@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..runtime.docstrings import parse_docstring
@@ -85,7 +85,8 @@ class LinkResult:
     skills: list[SkillInfo]
     tools: list[ToolInfo]
     findings: list[Finding]
-    reachable_modules: set[str] = field(default_factory=set)
+    #: The linker that found them, for the stages that resolve more names (schemas).
+    linker: Linker | None = None
 
 
 # --- Symbols: what a name refers to ----------------------------------------------
@@ -528,7 +529,7 @@ class ProjectLinker(Linker):
             # Without an agent every tool would be "unreachable": the no-agent error says it all.
             self.report_unreachable()
         self.findings.sort(key=lambda finding: (finding.path, finding.pos.line, finding.pos.col, finding.code))
-        return LinkResult(agent, self.skills, self.tools, self.findings)
+        return LinkResult(agent, self.skills, self.tools, self.findings, self)
 
     # --- imports --------------------------------------------------------------------
 

@@ -300,6 +300,8 @@ class Config:
     warnings: tuple[Diagnostic, ...] = ()
     #: Line of ``entry =`` in pyproject.toml (or of the table when it is not set).
     entry_line: int = 1
+    #: ``[project] dependencies``: what a tool's third-party imports may come from.
+    dependencies: tuple[str, ...] = ()
 
 
 # --- What linking finds: the agent, its skills and tools -------------------------

@@ -36,7 +36,7 @@ def test_version(skill: RunSkill) -> None:
     assert (result.code, result.stdout) == (0, f"skill {__version__}\n")
 
 
-@pytest.mark.parametrize("command", ["test", "chat"])
+@pytest.mark.parametrize("command", ["chat"])
 def test_commands_not_built_yet_say_so_and_exit_2(skill: RunSkill, command: str) -> None:
     result = skill(command)
     assert result.code == 2

@@ -60,7 +60,9 @@ def test_text_output_shows_each_diagnostic_with_its_line_then_tools_and_summary(
         "tool    skill   form   source          settings",
     ]
     assert lines[16] == "Lookup  orders  class  src/tools.py:9  timeout 60s"
-    assert lines[18].startswith("agent 'shop': 1 tool in 1 skill, 1 error, 2 warnings (2 modules, 2 parsed, 0 cached, ")
+    assert lines[18].startswith(
+        "agent 'shop': 1 tool in 1 skill, 1 error, 2 warnings; dist/ not written (2 modules, 2 parsed, 0 cached, "
+    )
     assert result.stderr == ""
 
 
@@ -83,6 +85,7 @@ def test_json_output_is_one_document(skill: RunSkill, tmp_path: Path) -> None:
     }
     assert document["tools"][0]["entry"] == {"module": "tools", "qualname": "Lookup"}
     assert set(document["timings"]) == {"config", "index", "link"}
+    assert document["dist"] == {"path": "dist", "state": "not written"}
 
 
 def test_a_new_project_compiles_clean(skill: RunSkill, tmp_path: Path) -> None:
@@ -95,14 +98,12 @@ def test_a_new_project_compiles_clean(skill: RunSkill, tmp_path: Path) -> None:
         ["cancel_order", "orders", "function", "src/skills/tools/cancel_order.py:14"],
         ["shipping_quote", "orders", "object", "src/skills/tools/shipping_quote.py:34"],
     ]
-    assert "agent 'demo': 3 tools in 1 skill, 0 errors, 0 warnings" in result.stdout
-    assert not (tmp_path / "demo/dist").exists()
-
-
-def test_verify_is_not_built_yet(skill: RunSkill, tmp_path: Path) -> None:
-    write_project(tmp_path, {"agent.py": AGENT, "tools.py": LOOKUP})
-    result = skill("compile", "--verify")
-    assert (result.code, result.stderr) == (2, "error: `skill compile --verify` is not built yet\n")
+    assert "agent 'demo': 3 tools in 1 skill, 0 errors, 0 warnings; wrote dist/" in result.stdout
+    assert (tmp_path / "demo/dist/manifest.json").is_file()
+    again = skill("compile", "demo")
+    assert "; dist/ is up to date" in again.stdout
+    checked = skill("compile", "--check", "demo")
+    assert checked.code == 0 and "dist/" not in checked.stdout.splitlines()[-1]
 
 
 def _read_until(process: subprocess.Popen[str], marker: str, timeout: float = 60) -> str:

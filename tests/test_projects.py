@@ -46,7 +46,7 @@ EXPECTED_KEYS = frozenset(
     }
 )
 #: What a second compile may change: how long it took and how much came from the cache.
-VOLATILE_KEYS = frozenset({"timings", "stats"})
+VOLATILE_KEYS = frozenset({"timings", "stats", "dist"})
 #: Never copied into the temporary project: caches and outputs of earlier manual runs.
 IGNORED = shutil.ignore_patterns(".skill", "dist", "__pycache__")
 

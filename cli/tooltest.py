@@ -1,0 +1,173 @@
+"""``skill test``: run one tool from its compiled bundle, as a model's call would run it.
+
+The project is compiled first when ``dist/`` is stale (the compile is a no-op when it
+is current), then the tool runs through the runtime's one call path, condition
+included unless ``--skip-condition``.  Exit codes: 0 success, 1 an error result (or a
+project that does not compile), 2 usage, 3 no such tool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..runtime.errors import UsageError
+from .consoles import stderr, stdout
+
+__all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
+
+EXIT_NO_SUCH_TOOL = 3
+CALL_ID = "skill-test"
+
+
+def _arguments(text: str | None) -> str:
+    """The ``--input`` text, checked to be JSON (a usage error otherwise)."""
+    if text is None:
+        return "{}"
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(
+            f"--input is not JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            hint="""pass the tool's arguments as a JSON object, e.g. --input '{"order_id": "A1001"}'""",
+        ) from None
+    return text
+
+
+def _describe(value: Any) -> str:
+    """The shape of a result, in words: its JSON type and, for an object, its fields."""
+    if isinstance(value, dict):
+        return f"object with {len(value)} field{'s' if len(value) != 1 else ''}" + (
+            f": {', '.join(value)}" if value else ""
+        )
+    if isinstance(value, list):
+        return f"array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return "number"
+
+
+def run_test_command(
+    project: Path,
+    name: str | None,
+    input_text: str | None,
+    *,
+    as_json: bool,
+    environment: str,
+    skip_condition: bool,
+    approve: bool,
+) -> int:
+    """Compile if needed, then list the tools or run one; print it and return the exit code."""
+    arguments = _arguments(input_text)
+    from ..compiler.api import compile_project
+
+    report = compile_project(project)
+    if not report.ok:
+        from .render import print_text
+
+        print_text(stderr(), report)
+        stderr().print("[bold red]error:[/] the project does not compile; fix the errors above first")
+        return 1
+    from ..runtime.context import ToolContext
+    from ..runtime.envfile import load_env
+    from ..runtime.loader import load_dist
+
+    runtime = load_dist(report.config.out)
+    try:
+        out = stdout()
+        if name is None:
+            return _list_tools(out, runtime)
+        entry = runtime.tool_entry(name)
+        if entry is None:
+            known = ", ".join(runtime.tool_names) or "none"
+            stderr().print(f"[bold red]error:[/] no tool {escape(repr(name))}; the tools are: {escape(known)}")
+            return EXIT_NO_SUCH_TOOL
+        context = ToolContext(
+            call_id=CALL_ID,
+            tool=name,
+            skill=entry.skill,
+            environment=environment,  # type: ignore[arg-type]
+            env=load_env(report.config.root, environment),
+        )
+
+        async def approver(tool: str, given: Any) -> bool:
+            return True
+
+        async def run() -> tuple[Any, str | None]:
+            offered = None
+            if not skip_condition:
+                offer = await runtime.offer(context)
+                if name not in offer.names:
+                    reason = offer.reason(entry.skill, "skill") or offer.reason(name) or "it is not offered"
+                    return None, reason
+                offered = offer.names
+            result = await runtime.call(
+                name, arguments, CALL_ID, context, offered=offered, approver=approver if approve else None
+            )
+            return result, None
+
+        result, hidden = asyncio.run(run())
+        if hidden is not None:
+            if as_json:
+                sys.stdout.write(json.dumps({"name": name, "offered": False, "reason": hidden}) + "\n")
+            else:
+                out.print(f"Tool: {escape(name)} (skill {escape(entry.skill)})")
+                out.print(
+                    f"[bold yellow]Not run:[/] the tool is hidden this turn: {escape(hidden)}\n"
+                    "Pass --skip-condition to run it anyway."
+                )
+            return 1
+    finally:
+        runtime.close()
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+    else:
+        _print_result(out, name, arguments, entry.skill, result, needs_approval=entry.needs_approval)
+    return 1 if result.is_error else 0
+
+
+def _list_tools(out: Console, runtime: Any) -> int:
+    from rich.table import Table
+
+    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    for column in ("tool", "skill", "description"):
+        table.add_column(column, no_wrap=column != "description")
+    for name in runtime.tool_names:
+        entry = runtime.tool_entry(name)
+        summary = (entry.description.strip().splitlines() or [""])[0]
+        table.add_row(escape(name), escape(entry.skill), escape(summary))
+    out.print(table)
+    out.print(f"\n{len(runtime.tool_names)} tools. Run one with: skill test --name TOOL --input JSON")
+    return 0
+
+
+def _print_result(out: Console, name: str, arguments: str, skill: str, result: Any, *, needs_approval: bool) -> None:
+    attempts = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
+    out.print(f"Tool: {escape(name)} (skill {escape(skill)})")
+    out.print(f"Input: {escape(arguments)}")
+    if result.is_error:
+        out.print(f"[bold red]Tool execution failed:[/] {result.error_type} ({result.duration_ms:.0f} ms, {attempts})")
+        out.print("The model receives:")
+        out.print(escape(result.output))
+        if result.error_type == "approval_denied" and needs_approval:
+            out.print("[dim]This tool needs approval: pass --approve to approve it.[/]")
+        return
+    out.print(f"[bold green]Tool execution successful[/] ({result.duration_ms:.0f} ms, {attempts})")
+    try:
+        value = json.loads(result.output)
+    except json.JSONDecodeError:
+        out.print("Result: text")
+        out.print(escape(result.output))
+        return
+    out.print(f"Result: {_describe(value)}")
+    out.print(escape(json.dumps(value, indent=2, ensure_ascii=False)))

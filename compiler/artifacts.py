@@ -1,0 +1,148 @@
+"""Turn what linking found into what ``dist/`` holds: schemas, bundles, definitions.
+
+Each tool gets its input schema (the one pydantic would produce), the strict variant
+when the tool is strict, its output schema, and its bundle.  Whatever cannot be done
+is a finding, never an exception; with ``[tool.skill] schema = "import"``, a schema
+the static translator does not support is produced by importing the tool's bundle in
+an isolated process instead.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .bundle import (
+    condition_module_name,
+    condition_source,
+    declared_requirements,
+    plan_bundle,
+    plan_files,
+    write_archive,
+)
+from .emit import EmittedSkill, EmittedTool
+from .link import Finding, LinkResult, Linker
+from .schema import SchemaResult, function_schema, model_schema
+from .strict import strict_schema
+from .types import ModelRef, Pos, ToolInfo
+from .verify import probe_bundle
+
+__all__ = ["Artifacts", "EMPTY_INPUT", "build_artifacts"]
+
+#: The input schema of a tool that declares none: any object.
+EMPTY_INPUT: Mapping[str, Any] = {"properties": {}, "type": "object"}
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    """Everything to write, and the findings met on the way."""
+
+    tools: tuple[EmittedTool, ...]
+    skills: tuple[EmittedSkill, ...]
+    findings: tuple[Finding, ...]
+
+
+def _tool_pos(tool: ToolInfo) -> Pos:
+    return Pos(tool.source.line, tool.source.col)
+
+
+def _input_schema(linker: Linker, tool: ToolInfo) -> SchemaResult | None:
+    if tool.form == "function" and tool.input_model is None:
+        function = next(
+            (item for item in linker.modules[tool.module].functions if item.name == tool.qualname), None
+        )
+        return function_schema(linker, tool.module, function) if function is not None else None
+    return _model(linker, tool.input_model)
+
+
+def _model(linker: Linker, model: ModelRef | None) -> SchemaResult | None:
+    if model is None:
+        return None
+    return model_schema(linker, model.module, model.qualname)
+
+
+def _distributions() -> Mapping[str, list[str]]:
+    from importlib.metadata import packages_distributions
+
+    return packages_distributions()
+
+
+def build_artifacts(linked: LinkResult, sources: Mapping[str, bytes], *, import_schemas: bool) -> Artifacts:
+    """Build every tool's and skill's artifacts in memory."""
+    linker = linked.linker
+    assert linker is not None
+    declared = declared_requirements(linker.config.dependencies)
+    distributions = _distributions()
+    findings: list[Finding] = []
+    tools: list[EmittedTool] = []
+    for tool in linked.tools:
+        bundle = plan_bundle(linker, tool, sources, declared, distributions)
+        findings.extend(bundle.findings)
+        archive = write_archive(bundle.files)
+        schemas: list[Mapping[str, Any] | None] = []
+        unsupported: list[Finding] = []
+        for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
+            if result is None:
+                schemas.append(None)
+                continue
+            schemas.append(result.schema)
+            unsupported.extend(result.findings)
+        input_schema, output_schema = schemas
+        if unsupported and import_schemas:
+            imported = _import_schemas(archive, bundle.entry_module, tool, linker)
+            if isinstance(imported, Finding):
+                findings.append(imported)
+                continue
+            input_schema, output_schema = imported
+        else:
+            findings.extend(unsupported)
+            if unsupported:
+                continue
+        if input_schema is None:
+            input_schema = EMPTY_INPUT
+        parameters = input_schema
+        if tool.settings.strict:
+            strict = strict_schema(dict(input_schema))
+            if isinstance(strict, str):
+                findings.append(
+                    Finding(
+                        "skill/strict-incompatible", f"tool {tool.name!r} is strict, but {strict}",
+                        tool.source.path, _tool_pos(tool),
+                        hint="make the input model fit OpenAI's strict mode, or set strict = False",
+                    )
+                )
+                continue
+            parameters = strict
+        tools.append(
+            EmittedTool(tool, archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
+        )
+    skills: list[EmittedSkill] = []
+    for skill in linked.skills:
+        if not skill.has_condition:
+            skills.append(EmittedSkill(skill, None, None))
+            continue
+        entry = condition_module_name(skill.name)
+        files = [*plan_files(linker, skill.module, sources), (f"{entry}.py", condition_source(skill.name, skill.module).encode())]
+        skills.append(EmittedSkill(skill, write_archive(sorted(files)), entry))
+    return Artifacts(tuple(tools), tuple(skills), tuple(findings))
+
+
+def _import_schemas(
+    archive: bytes, entry: str, tool: ToolInfo, linker: Linker
+) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None] | Finding:
+    """Ask pydantic itself, in an isolated process that imports only the bundle."""
+    with tempfile.TemporaryDirectory(prefix="skillc-schema-") as work:
+        path = Path(work) / "bundle.zip"
+        path.write_bytes(archive)
+        probe = probe_bundle(path, entry, "tool")
+    if not probe.ok:
+        return Finding(
+            "skill/bundle-not-self-contained",
+            f"tool {tool.name!r}: importing its bundle for its schema failed: {probe.error}",
+            tool.source.path, _tool_pos(tool),
+            hint="the bundle holds only the modules the tool imports; import what it needs at module level",
+        )
+    return probe.input_schema, probe.output_schema

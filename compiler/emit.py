@@ -1,0 +1,263 @@
+"""Write ``dist/``: every tool's bundle, schemas and definition, and the manifest.
+
+Everything is written into a fresh folder beside ``dist/`` and swapped in only when
+all of it succeeded, so a compile that fails or is killed leaves the previous
+``dist/`` as it was; tools that disappeared from the project disappear from ``dist/``
+with it.  The output depends only on the sources: JSON with sorted keys, archives
+with fixed dates, no timestamps anywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
+
+__all__ = [
+    "MANIFEST",
+    "MANIFEST_FORMAT",
+    "EmittedTool",
+    "dist_is_current",
+    "emit_dist",
+    "json_bytes",
+    "recover_dist",
+]
+
+MANIFEST = "manifest.json"
+#: Bump when the manifest's shape changes in a way its readers must know about.
+MANIFEST_FORMAT = 1
+_STAGING_PREFIX = ".dist-new-"
+_RETIRED_PREFIX = ".dist-old-"
+
+
+@dataclass(frozen=True)
+class EmittedTool:
+    """What ``dist/tools/<name>/`` holds for one tool."""
+
+    info: ToolInfo
+    archive: bytes
+    entry_module: str
+    requirements: tuple[str, ...]
+    input_schema: Mapping[str, Any]
+    parameters: Mapping[str, Any]
+    output_schema: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class EmittedSkill:
+    """A skill, and the archive its ``condition()`` runs from, if it has one."""
+
+    info: SkillInfo
+    archive: bytes | None
+    entry_module: str | None
+
+
+def json_bytes(document: object) -> bytes:
+    """The one JSON form of everything in ``dist/``: sorted keys, two-space indent."""
+    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _manifest(
+    agent: AgentInfo,
+    skills: Sequence[EmittedSkill],
+    tools: Sequence[EmittedTool],
+    warnings: Sequence[Diagnostic],
+    digest: str,
+) -> dict[str, object]:
+    def tool_entry(tool: EmittedTool) -> dict[str, object]:
+        info, folder = tool.info, f"tools/{tool.info.name}"
+        settings = info.settings
+        return {
+            "name": info.name,
+            "skill": info.skill,
+            "description": info.description,
+            "form": info.form,
+            "source": {"path": info.source.path, "line": info.source.line},
+            "definition": {"module": info.module, "qualname": info.qualname},
+            "entry": {"module": tool.entry_module, "qualname": "tool"},
+            "bundle": f"{folder}/bundle.zip",
+            "sha256": _sha256(tool.archive),
+            "schema": {
+                "tool": f"{folder}/tool.json",
+                "input": f"{folder}/input.schema.json",
+                "output": f"{folder}/output.schema.json" if tool.output_schema is not None else None,
+            },
+            "timeout": settings.timeout,
+            "retries": settings.retries,
+            "strict": settings.strict,
+            "needs_approval": settings.needs_approval,
+            "required": settings.required,
+            "has_condition": settings.has_condition,
+            "metadata": dict(settings.metadata),
+            "voice": list(settings.voice),
+            "is_async": info.is_async,
+            "requirements": list(tool.requirements),
+        }
+
+    def skill_entry(skill: EmittedSkill) -> dict[str, object]:
+        condition = None
+        if skill.archive is not None:
+            condition = {
+                "bundle": f"skills/{skill.info.name}/condition.zip",
+                "sha256": _sha256(skill.archive),
+                "entry": {"module": skill.entry_module, "qualname": "condition"},
+            }
+        return {
+            "name": skill.info.name,
+            "description": skill.info.description,
+            "context": skill.info.context,
+            "tools": list(skill.info.tools),
+            "source": {"path": skill.info.source.path, "line": skill.info.source.line},
+            "condition": condition,
+        }
+
+    return {
+        "format": MANIFEST_FORMAT,
+        "compiler": {"name": "skillc", "version": __version__},
+        "source_digest": digest,
+        "agent": {"name": agent.name, "persona": agent.persona, "skills": list(agent.skills)},
+        "skills": [skill_entry(skill) for skill in skills],
+        "tools": [tool_entry(tool) for tool in tools],
+        "warnings": [
+            {
+                "code": item.code,
+                "message": item.message,
+                "path": item.path,
+                "line": item.line,
+                "column": item.col + 1,
+            }
+            for item in warnings
+        ],
+    }
+
+
+def dist_is_current(out: Path, digest: str) -> bool:
+    """Whether ``out`` holds what the sources with ``digest`` compile to."""
+    try:
+        manifest = json.loads((out / MANIFEST).read_bytes())
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(manifest, dict)
+        and manifest.get("source_digest") == digest
+        and manifest.get("format") == MANIFEST_FORMAT
+        and manifest.get("compiler", {}).get("version") == __version__
+    )
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths in one atomic step (Linux ``renameat2``); ``False`` if unavailable."""
+    import ctypes
+    import ctypes.util
+
+    library = ctypes.util.find_library("c")
+    if library is None:
+        return False
+    libc = ctypes.CDLL(library, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    result = renameat2(at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second), rename_exchange)
+    return bool(result == 0)
+
+
+def recover_dist(out: Path) -> None:
+    """Finish or undo what a killed compile left beside ``out``.
+
+    A staging folder is half-written and goes; a retired ``dist/`` comes back if the
+    swap was interrupted between its two renames (only where no atomic exchange exists).
+    """
+    parent = out.parent
+    if not parent.is_dir():
+        return
+    for leftover in sorted(parent.glob(f"{_STAGING_PREFIX}{out.name}-*")):
+        shutil.rmtree(leftover, ignore_errors=True)
+    retired = sorted(parent.glob(f"{_RETIRED_PREFIX}{out.name}-*"))
+    for index, old in enumerate(retired):
+        if index == len(retired) - 1 and not out.exists():
+            old.rename(out)
+        else:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def emit_dist(
+    config: Config,
+    agent: AgentInfo,
+    skills: Sequence[EmittedSkill],
+    tools: Sequence[EmittedTool],
+    warnings: Sequence[Diagnostic],
+    digest: str,
+    check: Callable[[Path], list[Diagnostic]] | None = None,
+) -> list[Diagnostic]:
+    """Write the whole of ``dist/`` beside it, then swap it in.
+
+    ``check`` looks at the finished folder before the swap; if it reports an error,
+    the folder is thrown away and the previous ``dist/`` stays.  Returns what it said.
+    """
+    out = config.out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    recover_dist(out)
+    staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out.name}-", dir=out.parent))
+    try:
+        for tool in tools:
+            folder = staging / "tools" / tool.info.name
+            _write(folder / "bundle.zip", tool.archive)
+            _write(folder / "input.schema.json", json_bytes(tool.input_schema))
+            if tool.output_schema is not None:
+                _write(folder / "output.schema.json", json_bytes(tool.output_schema))
+            definition = {
+                "type": "function",
+                "name": tool.info.name,
+                "description": tool.info.description,
+                "parameters": tool.parameters,
+                "strict": tool.info.settings.strict,
+            }
+            _write(folder / "tool.json", json_bytes(definition))
+        for skill in skills:
+            if skill.archive is not None:
+                _write(staging / "skills" / skill.info.name / "condition.zip", skill.archive)
+        _write(staging / MANIFEST, json_bytes(_manifest(agent, skills, tools, warnings, digest)))
+        found = check(staging) if check is not None else []
+        if any(item.severity is Severity.ERROR for item in found):
+            shutil.rmtree(staging, ignore_errors=True)
+            return found
+        _swap(staging, out)
+        return found
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _swap(staging: Path, out: Path) -> None:
+    if not out.exists():
+        staging.rename(out)
+        return
+    if _exchange(staging, out):
+        shutil.rmtree(staging, ignore_errors=True)  # it now holds the previous dist/
+        return
+    retired = Path(tempfile.mkdtemp(prefix=f"{_RETIRED_PREFIX}{out.name}-", dir=out.parent))
+    retired.rmdir()
+    out.rename(retired)
+    staging.rename(out)
+    with contextlib.suppress(OSError):
+        shutil.rmtree(retired)

@@ -1,0 +1,102 @@
+"""Keep what tool code prints away from the caller's stdout and stderr, one call at a time.
+
+``sys.stdout`` and ``sys.stderr`` are replaced, once, by proxies that send each write to
+the ``Capture`` of the code that wrote it (a context variable, so concurrent calls on
+the event loop and in worker threads never mix) and everything else to the stream
+they replaced.  The proxies stay installed: a tool thread that outlived its timeout may
+still print, and it must not reach the terminal then either.  If someone replaces
+``sys.stdout`` later (a test's capture, ``contextlib.redirect_stdout``), the next call
+wraps the new stream.
+
+Not captured: writes to the file descriptors themselves (``os.write(1, ...)``, child
+processes) and prints from threads the tool starts itself, which do not inherit
+context variables.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Final, TextIO, cast
+
+__all__ = ["Capture", "install"]
+
+#: A capture keeps at most this much text; a tool printing in a loop cannot exhaust memory.
+MAX_CAPTURED_CHARS: Final = 64 * 1024
+
+_ACTIVE: ContextVar[Capture | None] = ContextVar("skillc_capture", default=None)
+_INSTALL_LOCK = threading.Lock()
+
+
+class Capture:
+    """What one call's code wrote to stdout and stderr (the first 64 KiB of it)."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._lock = threading.Lock()
+        self.truncated = False
+
+    def write(self, text: str) -> None:
+        with self._lock:
+            room = MAX_CAPTURED_CHARS - self._size
+            if room <= 0:
+                self.truncated = self.truncated or bool(text)
+                return
+            if len(text) > room:
+                text, self.truncated = text[:room], True
+            self._parts.append(text)
+            self._size += len(text)
+
+    @property
+    def text(self) -> str:
+        with self._lock:
+            return "".join(self._parts)
+
+    @contextmanager
+    def active(self) -> Iterator[Capture]:
+        """Send what this context prints here, inside the ``with`` block."""
+        install()
+        token = _ACTIVE.set(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.reset(token)
+
+
+class _Redirect:
+    """A text stream that writes to the active ``Capture``, else to the stream it wraps."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._skillc_wrapped = stream
+
+    def write(self, text: str) -> int:
+        capture = _ACTIVE.get()
+        if capture is None:
+            return self._skillc_wrapped.write(text)
+        capture.write(str(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if _ACTIVE.get() is None:
+            self._skillc_wrapped.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        # Everything else (encoding, fileno, isatty, buffer, ...) is the real stream's.
+        return getattr(self._skillc_wrapped, name)
+
+
+def install() -> None:
+    """Put the proxies in place of ``sys.stdout`` and ``sys.stderr`` unless they are there."""
+    with _INSTALL_LOCK:
+        for name in ("stdout", "stderr"):
+            current = getattr(sys, name)
+            if current is not None and not isinstance(current, _Redirect):
+                setattr(sys, name, cast(TextIO, _Redirect(current)))

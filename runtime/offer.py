@@ -1,0 +1,205 @@
+"""Decide what the model is offered this turn: every ``condition()``, at once, failing closed.
+
+Each skill's and tool's condition runs concurrently (sync ones in the runtime's
+worker threads, async ones as tasks), inside the turn's ``ToolContext`` so that
+``ToolContext.current()`` works, under a timeout.  Anything but ``True`` hides: a
+``False``, an exception, a timeout, a bundle that cannot be loaded.  A hidden skill
+hides its tools and its context.  Every hidden item is logged (logger
+``skillc.runtime``) with the reason, which the ``Offer`` also keeps.
+
+Only tools with a condition have their bundle imported here; the others are offered
+from their ``tool.json`` alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from .capture import Capture
+from .serialize import describe_exception
+from .workers import invoke
+
+if TYPE_CHECKING:
+    from .context import ToolContext
+    from .loader import Runtime
+
+__all__ = ["Hidden", "Offer", "OfferedSkill", "OfferedTool", "build_offer"]
+
+logger = logging.getLogger("skillc.runtime")
+
+
+@dataclass(frozen=True)
+class OfferedTool:
+    """A tool the model may call this turn."""
+
+    name: str
+    skill: str
+    #: ``tool.json``: ``{"type": "function", "name", "description", "parameters", "strict"}``.
+    definition: Mapping[str, Any]
+    #: The model must call it (``tool_choice``).
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class OfferedSkill:
+    """A skill whose context goes into the system prompt this turn."""
+
+    name: str
+    description: str
+    context: str
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A skill or tool not offered this turn, and why."""
+
+    kind: Literal["skill", "tool"]
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What one turn offers: tools with their definitions, skills with their contexts."""
+
+    tools: tuple[OfferedTool, ...]
+    skills: tuple[OfferedSkill, ...]
+    hidden: tuple[Hidden, ...]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The offered tools' names: what ``Runtime.call(..., offered=...)`` takes."""
+        return frozenset(tool.name for tool in self.tools)
+
+    @property
+    def definitions(self) -> list[Mapping[str, Any]]:
+        """The offered tools' function definitions, in manifest order."""
+        return [tool.definition for tool in self.tools]
+
+    @property
+    def contexts(self) -> dict[str, str]:
+        """Each offered skill's context, by skill name, in agent order."""
+        return {skill.name: skill.context for skill in self.skills}
+
+    def reason(self, name: str, kind: Literal["skill", "tool"] = "tool") -> str | None:
+        """Why ``name`` is hidden, or ``None`` if it is not."""
+        return next((item.reason for item in self.hidden if item.kind == kind and item.name == name), None)
+
+
+@dataclass(frozen=True)
+class _No:
+    reason: str
+    #: A condition that said ``False`` is routine; one that failed is worth a warning.
+    failed: bool = True
+
+
+async def _verdict(
+    runtime: Runtime,
+    kind: Literal["skill", "tool"],
+    name: str,
+    context: ToolContext,
+    timeout: float,
+) -> _No | None:
+    """``None`` if the condition says the item is offered, else why it is not."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    from .loader import LoadError
+
+    condition: Callable[[], Any] | None
+    try:
+        if kind == "skill":
+            condition = await runtime.load_skill_condition(name, timeout)
+        else:
+            condition = (await runtime.load_tool(name, timeout)).tool.condition_function
+    except LoadError as error:
+        return _No(f"its code cannot be loaded: {error}")
+    except TimeoutError:
+        return _No(f"loading its code took longer than {timeout:g} s")
+    if condition is None:
+        return None
+    printed = Capture()
+    outcome = await invoke(
+        runtime.pool,
+        condition,
+        asynchronous=inspect.iscoroutinefunction(condition),
+        timeout=max(0.0, deadline - loop.time()),
+        capture=printed,
+        context=context,
+    )
+    if printed.text:
+        logger.debug("the condition of %s %r printed:\n%s", kind, name, printed.text)
+    if outcome.timed_out:
+        return _No(f"its condition() did not return within {timeout:g} s")
+    if outcome.error is not None:
+        return _No(f"its condition() raised {describe_exception(outcome.error)}")
+    if outcome.value is True:
+        return None
+    if outcome.value is False:
+        return _No("its condition() returned False", failed=False)
+    return _No(f"its condition() returned {type(outcome.value).__name__}, not True or False")
+
+
+def _hide(hidden: list[Hidden], kind: Literal["skill", "tool"], name: str, verdict: _No) -> None:
+    hidden.append(Hidden(kind, name, verdict.reason))
+    level = logging.WARNING if verdict.failed else logging.INFO
+    logger.log(level, "%s %r is hidden this turn: %s", kind, name, verdict.reason)
+
+
+async def build_offer(runtime: Runtime, context: ToolContext, timeout: float) -> Offer:
+    """Evaluate every condition concurrently and say what is offered (``Runtime.offer``)."""
+    manifest = runtime.manifest
+    order = {name: index for index, name in enumerate(manifest.agent.skills)}
+    skills = sorted(manifest.skills, key=lambda skill: order.get(skill.name, len(order)))
+    checks: list[tuple[Literal["skill", "tool"], str]] = [
+        ("skill", skill.name) for skill in skills if skill.condition is not None
+    ]
+    checks += [("tool", tool.name) for tool in manifest.tools if tool.has_condition]
+
+    def scoped(kind: str, name: str) -> ToolContext:
+        if kind == "skill":
+            return dataclasses.replace(context, tool=None, skill=name)
+        entry = runtime.tool_entry(name)
+        return dataclasses.replace(context, tool=name, skill=entry.skill if entry else None)
+
+    verdicts = await asyncio.gather(
+        *(_verdict(runtime, kind, name, scoped(kind, name), timeout) for kind, name in checks)
+    )
+    failed = {check: verdict for check, verdict in zip(checks, verdicts, strict=True) if verdict is not None}
+
+    hidden: list[Hidden] = []
+    offered_skills: list[OfferedSkill] = []
+    for skill in skills:
+        verdict = failed.get(("skill", skill.name))
+        if verdict is not None:
+            _hide(hidden, "skill", skill.name, verdict)
+        else:
+            offered_skills.append(OfferedSkill(skill.name, skill.description, skill.context))
+    shown_skills = {skill.name for skill in offered_skills}
+
+    candidates: list[str] = []
+    for tool in manifest.tools:
+        verdict = failed.get(("tool", tool.name))
+        if tool.skill not in shown_skills:
+            verdict = _No(f"its skill {tool.skill!r} is hidden", failed=False)
+        if verdict is not None:
+            _hide(hidden, "tool", tool.name, verdict)
+        else:
+            candidates.append(tool.name)
+
+    definitions = await runtime.definitions(candidates, timeout)
+    offered: list[OfferedTool] = []
+    for name in candidates:
+        definition = definitions[name]
+        if isinstance(definition, str):
+            _hide(hidden, "tool", name, _No(f"its definition cannot be read: {definition}"))
+            continue
+        entry = runtime.tool_entry(name)
+        assert entry is not None
+        offered.append(OfferedTool(name, entry.skill, definition, entry.required))
+    return Offer(tuple(offered), tuple(offered_skills), tuple(hidden))

@@ -1,0 +1,60 @@
+"""What one tool call gives back: a ``ToolResult``, never an exception.
+
+The ``output`` is the text the model sees: the tool's result as JSON (a string result
+as it is) or, for an error, a message that says what went wrong without echoing the
+arguments.  ``error_type`` says which step failed, for programs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias, get_args
+
+__all__ = ["ERROR_TYPES", "ErrorType", "ToolResult"]
+
+ErrorType: TypeAlias = Literal[
+    "unknown_tool",
+    "not_offered",
+    "invalid_json",
+    "validation",
+    "execution",
+    "timeout",
+    "output_validation",
+    "serialization",
+    "approval_denied",
+]
+#: Every error type, in the order the call path can meet them.
+ERROR_TYPES: Final[tuple[ErrorType, ...]] = get_args(ErrorType)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The outcome of one call of one tool."""
+
+    call_id: str
+    name: str
+    is_error: bool
+    #: What the model sees: the result as JSON text, or the error message.
+    output: str
+    error_type: ErrorType | None = None
+    duration_ms: float = 0.0
+    #: How many times ``execute`` ran (0 when the call failed before it).
+    attempts: int = 0
+
+    def __post_init__(self) -> None:
+        if self.is_error != (self.error_type is not None):
+            raise ValueError("a ToolResult has an error_type exactly when is_error is true")
+        if self.error_type is not None and self.error_type not in ERROR_TYPES:
+            raise ValueError(f"unknown error_type {self.error_type!r}")
+
+    def to_dict(self) -> dict[str, object]:
+        """The result as one JSON-ready object (``skill test --json``)."""
+        return {
+            "call_id": self.call_id,
+            "name": self.name,
+            "is_error": self.is_error,
+            "output": self.output,
+            "error_type": self.error_type,
+            "duration_ms": self.duration_ms,
+            "attempts": self.attempts,
+        }

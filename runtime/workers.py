@@ -1,0 +1,326 @@
+"""Run tool code off the event loop, under a deadline, without letting it take anything down.
+
+``WorkerPool`` is a small thread pool of the runtime's own, because the standard one
+cannot do two things this needs: a thread stuck in a tool past its deadline cannot be
+stopped in Python, so it is *written off* (no longer counted, replaced by a fresh
+thread, left to finish or hang alone) and the pool never starves; and its threads are
+daemons, so a hung tool never keeps the process from exiting.
+
+``invoke`` is the one way the runtime runs user code (``execute``, ``condition()``,
+an approver): sync code in the pool, async code in a task on the loop, each under a
+timeout, with the ``ToolContext`` active and prints captured, and whatever it raises
+(``SystemExit`` included) returned as a value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import itertools
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from contextvars import Context, copy_context
+from dataclasses import dataclass
+from typing import Any, Final, Generic, TypeVar
+
+from .capture import Capture
+from .context import ToolContext
+
+__all__ = ["DEFAULT_WORKERS", "Outcome", "ToolExit", "Work", "WorkerPool", "invoke", "wait_future"]
+
+_T = TypeVar("_T")
+logger = logging.getLogger("skillc.runtime")
+
+#: Threads running tool code at once; a thread written off does not count.
+DEFAULT_WORKERS: Final = 32
+_NUMBERS = itertools.count(1)
+
+
+class Work(Generic[_T]):
+    """One job given to the pool: its future, and whether its thread was written off."""
+
+    __slots__ = ("_lock", "_on_start", "context", "function", "future", "started", "started_at", "written_off")
+
+    def __init__(self, function: Callable[[], _T], context: Context) -> None:
+        self.function = function
+        self.context = context
+        self.future: Future[_T] = Future()
+        self.written_off = False
+        self.started = False
+        self.started_at = 0.0
+        self._on_start: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def when_started(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (from any thread) once a worker has picked the job up."""
+        with self._lock:
+            if not self.started:
+                self._on_start.append(callback)
+                return
+        callback()
+
+    def mark_started(self) -> None:
+        """Called by the worker that picked the job up."""
+        with self._lock:
+            self.started = True
+            self.started_at = time.monotonic()
+            callbacks, self._on_start = self._on_start, []
+        for callback in callbacks:
+            callback()
+
+
+class WorkerPool:
+    """Daemon threads that run jobs; a thread stuck in a job can be written off and replaced."""
+
+    def __init__(self, size: int = DEFAULT_WORKERS, name: str = "skillc-worker") -> None:
+        if size < 1:
+            raise ValueError("a worker pool needs at least one thread")
+        self._size = size
+        self._name = name
+        self._queue: queue.SimpleQueue[Work[Any] | None] = queue.SimpleQueue()
+        self._idle = threading.Semaphore(0)
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._written_off = 0
+        self._closed = False
+
+    @property
+    def written_off(self) -> int:
+        """How many threads were given up on because a job outlived its deadline."""
+        return self._written_off
+
+    def submit(self, function: Callable[[], _T], context: Context | None = None) -> Work[_T]:
+        """Run ``function`` in a worker, inside ``context`` (a copy of the caller's by default)."""
+        work = Work(function, context if context is not None else copy_context())
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the worker pool is closed")
+            self._queue.put(work)
+            if not self._idle.acquire(blocking=False) and self._threads < self._size:
+                self._spawn()
+        return work
+
+    def abandon(self, work: Work[Any], *, cancel: bool = True) -> None:
+        """Stop waiting for ``work``: cancel it if it has not started, else write its thread off.
+
+        With ``cancel=False`` a job that has not started stays queued (others wait for it).
+        """
+        with self._lock:
+            if work.future.done() or work.written_off:
+                return
+            if cancel and work.future.cancel():
+                return
+            if not work.future.running():
+                return
+            work.written_off = True
+            self._threads -= 1
+            self._written_off += 1
+            count = self._written_off
+            if not self._closed:
+                self._spawn()
+        logger.warning(
+            "a worker thread is still running code past its deadline and was replaced "
+            "(%d written off so far)",
+            count,
+        )
+
+    def close(self) -> None:
+        """Let every idle thread end; threads still running finish their job first."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for _ in range(self._threads):
+                self._queue.put(None)
+
+    def _spawn(self) -> None:
+        self._threads += 1
+        thread = threading.Thread(
+            target=self._work, name=f"{self._name}-{next(_NUMBERS)}", daemon=True
+        )
+        thread.start()
+
+    def _work(self) -> None:
+        while True:
+            work = self._queue.get()
+            if work is None:
+                return
+            if work.future.set_running_or_notify_cancel():
+                work.mark_started()
+                try:
+                    result = work.context.run(work.function)
+                except BaseException as error:  # SystemExit too: the caller reads it as a value
+                    work.future.set_exception(error)
+                else:
+                    work.future.set_result(result)
+            with self._lock:
+                if work.written_off:
+                    return  # a replacement took this thread's place while it was stuck
+            self._idle.release()
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+async def wait_future(future: Future[Any], timeout: float | None) -> bool:
+    """Wait for a pool future without blocking the loop; ``False`` if ``timeout`` passed first.
+
+    Unlike ``asyncio.wrap_future``, a future that finishes after its loop closed (a
+    thread written off, finishing late) is harmless.
+    """
+    if future.done():
+        return True
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: Future[Any]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_wake, waiter)
+
+    future.add_done_callback(wake)
+    try:
+        await asyncio.wait({waiter}, timeout=timeout)
+    finally:
+        waiter.cancel()
+    return future.done()
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[_T]):
+    """How running some user code ended: a value, an error, or the deadline."""
+
+    value: _T | None = None
+    error: BaseException | None = None
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.timed_out
+
+
+class ToolExit(Exception):
+    """User code called ``sys.exit()`` (or raised ``KeyboardInterrupt``) on the event loop."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _enter(function: Callable[[], _T], capture: Capture | None, context: ToolContext | None) -> _T:
+    with contextlib.ExitStack() as stack:
+        if capture is not None:
+            stack.enter_context(capture.active())
+        if context is not None:
+            stack.enter_context(context.activate())
+        return function()
+
+
+async def _enter_async(
+    function: Callable[[], Any], capture: Capture | None, context: ToolContext | None
+) -> Any:
+    try:
+        with contextlib.ExitStack() as stack:
+            if capture is not None:
+                stack.enter_context(capture.active())
+            if context is not None:
+                stack.enter_context(context.activate())
+            value = function()
+            if inspect.isawaitable(value):
+                value = await value
+            return value
+    except (SystemExit, KeyboardInterrupt) as error:
+        # Raised in a task, these would stop the event loop itself.
+        raise ToolExit(error) from None
+
+
+async def _wait_started(work: Work[Any]) -> None:
+    loop = asyncio.get_running_loop()
+    started: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_wake, started)
+
+    work.when_started(wake)
+    work.future.add_done_callback(lambda _: wake())  # cancelled before it started
+    try:
+        await started
+    finally:
+        started.cancel()
+
+
+async def _wait_work(pool: WorkerPool, work: Work[Any], timeout: float | None) -> bool:
+    """Wait for ``work``, its deadline counted from when it starts; past it, abandon it.
+
+    Time spent queued behind other jobs does not count: a busy pool does not make a
+    tool time out before it ran.  (The queue moves: stuck threads are written off.)
+    """
+    try:
+        await _wait_started(work)
+        finished = await wait_future(work.future, timeout)
+    except asyncio.CancelledError:
+        pool.abandon(work)
+        raise
+    if not finished:
+        pool.abandon(work)
+    return finished
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # read, so that asyncio does not log it as never retrieved
+
+
+async def invoke(
+    pool: WorkerPool,
+    function: Callable[[], Any],
+    *,
+    asynchronous: bool,
+    timeout: float | None,
+    capture: Capture | None = None,
+    context: ToolContext | None = None,
+) -> Outcome[Any]:
+    """Run user code: in the pool when sync, in a task when async, never raising.
+
+    A sync function that returns an awaitable has it awaited on the loop, within what
+    is left of the same deadline.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout
+    call: Callable[[], Any] = function
+    if not asynchronous:
+        work = pool.submit(lambda: _enter(function, capture, context))
+        if not await _wait_work(pool, work, timeout):
+            return Outcome(timed_out=True)
+        error = work.future.exception()
+        if error is not None:
+            return Outcome(error=error)
+        value = work.future.result()
+        if not inspect.isawaitable(value):
+            return Outcome(value=value)
+        if timeout is not None:  # the deadline counts from when the job started
+            deadline = loop.time() + timeout - (time.monotonic() - work.started_at)
+        call = lambda: value  # noqa: E731 - the awaitable it returned runs on the loop
+    task = loop.create_task(_enter_async(call, capture, context))
+    remaining = None if deadline is None else max(0.0, deadline - loop.time())
+    try:
+        done, _ = await asyncio.wait({task}, timeout=remaining)
+    finally:
+        if not task.done():
+            task.cancel()
+            task.add_done_callback(_retrieve)
+    if not done:
+        return Outcome(timed_out=True)
+    if task.cancelled():
+        return Outcome(error=asyncio.CancelledError("the tool's task was cancelled"))
+    error = task.exception()
+    if error is not None:
+        return Outcome(error=error.cause if isinstance(error, ToolExit) else error)
+    return Outcome(value=task.result())

@@ -1,0 +1,128 @@
+"""Test a project's tools through their compiled bundles, from the project's own pytest suite.
+
+    from skillc.testing import load_project
+
+    def test_lookup() -> None:
+        result = load_project().call("lookup_order", {"order_id": "A1001"})
+        assert not result.is_error
+
+``load_project`` compiles the project once per test session (and again only if its
+sources changed), exactly as ``skill compile`` does, and every ``call`` goes through
+the runtime's one call path: conditions, validation, timeouts, retries, serialization.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .compiler.api import CompileReport, compile_project
+from .runtime.context import Environment, ToolContext
+from .runtime.envfile import load_env
+from .runtime.loader import Runtime, load_dist
+from .runtime.offer import Offer
+from .runtime.results import ToolResult
+
+__all__ = ["CompileFailed", "ProjectUnderTest", "load_project"]
+
+
+class CompileFailed(AssertionError):
+    """The project has compile errors; the message lists them."""
+
+
+@dataclass
+class ProjectUnderTest:
+    """A compiled project and its runtime, ready to call tools."""
+
+    report: CompileReport
+    runtime: Runtime
+    _calls: int = field(default=0, repr=False)
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        """The names of the compiled tools."""
+        return self.runtime.tool_names
+
+    def context(
+        self,
+        tool: str | None = None,
+        *,
+        environment: Environment = "sandbox",
+        env: Mapping[str, str] | None = None,
+        user: Mapping[str, Any] | None = None,
+        session: Mapping[str, Any] | None = None,
+    ) -> ToolContext:
+        """A context as a real call gets: variables from the project's .env files unless given."""
+        self._calls += 1
+        entry = self.runtime.tool_entry(tool) if tool else None
+        return ToolContext(
+            call_id=f"test-{self._calls}",
+            tool=tool,
+            skill=entry.skill if entry else None,
+            environment=environment,
+            env=load_env(self.report.config.root, environment) if env is None else env,
+            user=user or {},
+            session=session or {},
+        )
+
+    def offer(self, **context: Any) -> Offer:
+        """Evaluate every condition, as at the start of a turn."""
+        return asyncio.run(self.runtime.offer(self.context(**context)))
+
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | None = None,
+        *,
+        approve: bool = False,
+        check_condition: bool = True,
+        **context: Any,
+    ) -> ToolResult:
+        """Call one tool; its conditions are checked first unless ``check_condition=False``."""
+        ctx = self.context(name, **context)
+
+        async def approver(tool: str, given: Any) -> bool:
+            return approve
+
+        async def run() -> ToolResult:
+            offered = (await self.runtime.offer(ctx)).names if check_condition else None
+            return await self.runtime.call(
+                name, arguments if arguments is not None else {}, ctx.call_id, ctx,
+                offered=offered, approver=approver,
+            )
+
+        return asyncio.run(run())
+
+    def value(self, name: str, arguments: Mapping[str, Any] | str | None = None, **options: Any) -> Any:
+        """Call a tool and return its output decoded from JSON; an error result fails the test."""
+        result = self.call(name, arguments, **options)
+        if result.is_error:
+            raise AssertionError(f"tool {name!r} failed ({result.error_type}): {result.output}")
+        try:
+            return json.loads(result.output)
+        except json.JSONDecodeError:
+            return result.output
+
+
+_LOADED: dict[Path, ProjectUnderTest] = {}
+
+
+def load_project(path: str | Path = ".") -> ProjectUnderTest:
+    """Compile the project containing ``path`` (once per session) and load its ``dist/``."""
+    key = Path(path).resolve()
+    loaded = _LOADED.get(key)
+    if loaded is None:
+        report = compile_project(key)
+        if not report.ok:
+            problems = "\n".join(
+                f"{item.path}:{item.line}:{item.col + 1}: {item.severity.value}[{item.code}] {item.message}"
+                for item in report.diagnostics
+            )
+            raise CompileFailed(f"the project does not compile:\n{problems}")
+        loaded = ProjectUnderTest(report, load_dist(report.config.out))
+        _LOADED[key] = loaded
+    return loaded

@@ -1,0 +1,3 @@
+"""In src/, but imported by no tool: a bundle never holds it."""
+
+VALUE = "leaked"

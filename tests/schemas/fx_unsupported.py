@@ -1,0 +1,197 @@
+"""Constructs outside the static subset; never imported, only read by the compiler.
+
+Each marker ``# unsupported[Model]: text`` says that compiling ``Model`` reports
+skill/schema-unsupported at the column where ``text`` starts on that line.
+"""
+
+import enum
+from datetime import datetime
+from ipaddress import IPv4Address
+from typing import Annotated, Any, Final, Generic, Literal, Mapping, Optional, TypeVar
+
+import thirdparty
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+
+T = TypeVar("T")
+NOT_LITERAL = len("abc")
+
+
+def now() -> datetime:
+    return datetime.now()
+
+
+class Third(BaseModel):
+    value: thirdparty.Model  # unsupported[Third,OptionalNested]: thirdparty.Model
+
+
+class Address(BaseModel):
+    ip: IPv4Address  # unsupported[Address,OptionalNested]: IPv4Address
+
+
+class CallDefault(BaseModel):
+    when: datetime = now()  # unsupported[CallDefault]: now()
+    fine: int = 1
+
+
+class FieldCallDefault(BaseModel):
+    when: str = Field(default=str(1))  # unsupported[FieldCallDefault]: str(1)
+
+
+class ConstantNotLiteral(BaseModel):
+    size: int = NOT_LITERAL  # unsupported[ConstantNotLiteral]: NOT_LITERAL
+
+
+class FactoryCall(BaseModel):
+    items: list[int] = Field(default_factory=make_factory())  # unsupported[FactoryCall]: make_factory()
+
+
+class Discriminated(BaseModel):
+    pet: Any = Field(discriminator="kind")  # unsupported[Discriminated]: "kind"
+
+
+class NonLiteralDescription(BaseModel):
+    a: int = Field(description=NOT_LITERAL)  # unsupported[NonLiteralDescription]: NOT_LITERAL
+
+
+class Plain(BaseModel):
+    a: int
+
+    @field_validator("a", mode="plain")  # unsupported[Plain]: field_validator
+    @classmethod
+    def check(cls, value: Any) -> int:
+        return int(value)
+
+
+class InputType(BaseModel):
+    a: int
+
+    @field_validator("a", mode="before", json_schema_input_type=str)  # unsupported[InputType]: field_validator
+    @classmethod
+    def check(cls, value: Any) -> Any:
+        return value
+
+
+class AnnotatedValidator(BaseModel):
+    a: Annotated[int, AfterValidator(abs)]  # unsupported[AnnotatedValidator]: AfterValidator
+
+
+class GenericModel(BaseModel, Generic[T]):  # unsupported[GenericModel]: Generic[T]
+    a: int
+
+
+class Hooked(BaseModel):
+    a: int
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core: Any, handler: Any) -> Any:  # unsupported[Hooked]: def
+        return handler(core)
+
+
+class BadConfig(BaseModel):
+    model_config = ConfigDict(alias_generator=str.upper)  # unsupported[BadConfig]: str.upper
+
+
+class StrConfig(BaseModel):
+    model_config = ConfigDict(str_max_length=5)  # unsupported[StrConfig]: 5
+
+
+class Mappings(BaseModel):
+    a: Mapping[str, int]  # unsupported[Mappings]: Mapping[str, int]
+
+
+class IntKeys(BaseModel):
+    a: dict[int, str]  # unsupported[IntKeys]: int, str]
+
+
+class Constraint(BaseModel):
+    a: Literal[1, 2] = Field(ge=0)  # unsupported[Constraint]: 0)
+    b: str = Field(ge=1)  # unsupported[Constraint]: 1)
+    c: int = Field(ge=1.5)  # unsupported[Constraint]: 1.5
+
+
+class Lookaround(BaseModel):
+    a: str = Field(pattern=r"^(?=a)\w+$")  # unsupported[Lookaround]: r"^(?=a)\w+$"
+
+
+class Auto(enum.Enum):
+    A = enum.auto()  # unsupported[UsesAuto]: enum.auto()
+
+
+class UsesAuto(BaseModel):
+    a: Auto
+
+
+class NotAnnotated(BaseModel):
+    a: int
+    b = 1  # unsupported[NotAnnotated]: b = 1
+
+
+class Finals(BaseModel):
+    a: Final[int] = 1  # unsupported[Finals]: Final[int]
+
+
+def register(cls: Any) -> Any:
+    return cls
+
+
+@register  # unsupported[Decorated]: register
+class Decorated(BaseModel):
+    a: int
+
+
+class SetInDefault(BaseModel):
+    a: dict[str, set[str]] = {"k": {"x", "y"}}  # unsupported[SetInDefault]: {"k"
+
+
+class MixedSet(BaseModel):
+    a: set[Any] = {1, "a"}  # unsupported[MixedSet]: {1, "a"}
+
+
+class BlankDoc(BaseModel):  # unsupported[BlankDoc]: class BlankDoc
+    """   """
+
+    a: int
+
+
+class NotAModel:
+    a: int
+
+
+class UsesPlainClass(BaseModel):
+    a: NotAModel  # unsupported[UsesPlainClass]: NotAModel
+
+
+class Undefined(BaseModel):
+    a: Missing  # unsupported[Undefined]: Missing
+
+
+class BadForwardRef(BaseModel):
+    a: "list[int"  # unsupported[BadForwardRef]: "list[int"
+
+
+class TwoDefaults(BaseModel):
+    a: Annotated[int, Field(default=1)] = 2  # unsupported[TwoDefaults]: 2
+
+
+class FactoryAndDefault(BaseModel):
+    a: list[int] = Field(default=[], default_factory=list)  # unsupported[FactoryAndDefault]: a: list
+
+
+class AliasChoices(BaseModel):
+    a: int = Field(validation_alias=thirdparty.choices)  # unsupported[AliasChoices]: thirdparty.choices
+
+
+class Shade(enum.Enum):
+    DARK = "dark"
+
+
+class SharedTitle(BaseModel):
+    first: Shade = Field(title="Shade")  # unsupported[SharedTitle]: first
+    second: Shade
+
+
+class OptionalNested(BaseModel):
+    ok: Optional[int] = None
+    nested: Optional[Address] = None
+    third: list[Third] = []
+

@@ -1,0 +1,121 @@
+"""Running user code: threads written off past their deadline, contexts kept, exits caught."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from skillc.runtime.capture import Capture
+from skillc.runtime.context import ToolContext
+from skillc.runtime.workers import Outcome, WorkerPool, invoke
+from test_runtime_support import run
+
+
+@pytest.fixture
+def pool() -> Iterator[WorkerPool]:
+    workers = WorkerPool(1)
+    yield workers
+    workers.close()
+
+
+def test_a_stuck_thread_is_written_off_and_replaced(pool: WorkerPool) -> None:
+    release = threading.Event()
+
+    async def scenario() -> tuple[Outcome[Any], Outcome[Any]]:
+        stuck = await invoke(pool, release.wait, asynchronous=False, timeout=0.1)
+        quick = await invoke(pool, lambda: 42, asynchronous=False, timeout=1)
+        return stuck, quick
+
+    try:
+        stuck, quick = run(scenario())
+    finally:
+        release.set()
+    assert stuck.timed_out and not stuck.ok
+    assert quick.ok and quick.value == 42
+    assert pool.written_off == 1
+    assert all(thread.daemon for thread in threading.enumerate() if thread.name.startswith("skillc-worker"))
+
+
+def test_time_in_the_queue_does_not_count_against_the_deadline(pool: WorkerPool) -> None:
+    def job() -> str:
+        time.sleep(0.15)
+        return "done"
+
+    async def scenario() -> list[Outcome[Any]]:
+        return await asyncio.gather(*(invoke(pool, job, asynchronous=False, timeout=0.3) for _ in range(3)))
+
+    assert [outcome.value for outcome in run(scenario())] == ["done"] * 3
+
+
+def test_a_job_finishing_after_its_loop_closed_is_harmless(
+    pool: WorkerPool, caplog: pytest.LogCaptureFixture
+) -> None:
+    finished = threading.Event()
+
+    def late() -> str:
+        time.sleep(0.2)
+        finished.set()
+        return "late"
+
+    assert run(invoke(pool, late, asynchronous=False, timeout=0.05)).timed_out
+    assert finished.wait(2)
+    time.sleep(0.05)
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_the_context_and_the_capture_reach_the_code(pool: WorkerPool, asynchronous: bool) -> None:
+    context = ToolContext(call_id="call-9")
+    printed = Capture()
+
+    def sync() -> str:
+        print("hello from sync")
+        return ToolContext.current().call_id
+
+    async def coroutine() -> str:
+        print("hello from async")
+        return ToolContext.current().call_id
+
+    outcome = run(
+        invoke(pool, coroutine if asynchronous else sync, asynchronous=asynchronous, timeout=1, capture=printed, context=context)
+    )
+    assert outcome.value == "call-9"
+    assert printed.text == f"hello from {'async' if asynchronous else 'sync'}\n"
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_sys_exit_is_an_outcome(pool: WorkerPool, asynchronous: bool) -> None:
+    def sync() -> None:
+        sys.exit(5)
+
+    async def coroutine() -> None:
+        await asyncio.sleep(0)
+        sys.exit(6)
+
+    outcome = run(invoke(pool, coroutine if asynchronous else sync, asynchronous=asynchronous, timeout=1))
+    assert isinstance(outcome.error, SystemExit)
+    assert outcome.error.code == (6 if asynchronous else 5)
+
+
+def test_a_sync_function_that_returns_an_awaitable_has_it_awaited(pool: WorkerPool) -> None:
+    async def later() -> str:
+        await asyncio.sleep(0)
+        return "awaited"
+
+    assert run(invoke(pool, later, asynchronous=False, timeout=1)).value == "awaited"
+    slow = run(invoke(pool, lambda: asyncio.sleep(10), asynchronous=False, timeout=0.1))
+    assert slow.timed_out
+
+
+def test_a_capture_keeps_only_the_start_of_endless_output() -> None:
+    printed = Capture()
+    for _ in range(100):
+        printed.write("x" * 1024)
+    assert len(printed.text) == 64 * 1024 and printed.truncated

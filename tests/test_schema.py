@@ -1,0 +1,238 @@
+"""Static schemas equal pydantic's own, for every model of the fixture corpus.
+
+The fixtures under ``tests/schemas/`` are copied into a project's ``src/``; the compiler
+reads them as source, and the test imports them to ask pydantic.  Every schema is
+compared with ``model_json_schema()`` key order included (the order is what makes
+``dist/`` byte-identical whichever way a schema was built), and must itself be a valid
+JSON Schema 2020-12 document.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import jsonschema
+import pytest
+from pydantic import BaseModel
+
+from helpers import DEFAULT_PYPROJECT, write_project
+from skillc.compiler.config import locate_config, read_config
+from skillc.compiler.link import Finding, Linker, link_project
+from skillc.compiler.schema import SCHEMA_CHECKS, SchemaResult, function_schema, input_model_name, model_schema
+from skillc.compiler.sources import index_sources, read_sources
+from skillc.compiler.strict import strict_schema
+from skillc.compiler.types import Pos
+from skillc.runtime.sdk import FunctionTool, function_input_model_name
+
+FIXTURES = Path(__file__).parent / "schemas"
+UNSUPPORTED = "skill/schema-unsupported"
+MARKER = re.compile(r"#\s*unsupported\[(?P<models>[\w,]+)\]:\s?(?P<text>.*)$")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The fixture project: its linker, and where its sources live."""
+
+    linker: Linker
+    src: Path
+
+
+def _linker(root: Path) -> Linker:
+    config = read_config(locate_config(root))
+    index = index_sources(config, read_sources(config), use_cache=False)
+    return Linker(index.modules, config, index.failed)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
+    root = tmp_path_factory.mktemp("corpus")
+    shutil.copytree(FIXTURES, root / "src", ignore=shutil.ignore_patterns("__pycache__", "*.md"))
+    (root / "pyproject.toml").write_text(DEFAULT_PYPROJECT.replace("src/agent.py", "src/fx_scalars.py"))
+    sys.path.insert(0, str(root / "src"))
+    try:
+        yield Corpus(_linker(root), root / "src")
+    finally:
+        sys.path.remove(str(root / "src"))
+        for name in [name for name in sys.modules if name.startswith("fx_")]:
+            del sys.modules[name]
+
+
+def _json(value: object) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _assert_same(static: SchemaResult, expected: dict[str, Any]) -> None:
+    assert static.findings == (), [(f.path, f.pos.line, f.pos.col, f.message) for f in static.findings]
+    assert static.schema is not None
+    jsonschema.Draft202012Validator.check_schema(static.schema)
+    assert static.schema == _json(expected)
+    # The same keys in the same order: dist/ is byte-identical whichever way it was built.
+    assert json.dumps(static.schema) == json.dumps(_json(expected))
+
+
+def _models(module: ModuleType) -> list[str]:
+    return [
+        name for name, value in vars(module).items()
+        if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+    ]
+
+
+MODULES = [
+    "fx_scalars", "fx_unions", "fx_enums", "fx_nested", "fx_inheritance", "fx_collections",
+    "fx_fields", "fx_config", "fx_future", "fx_validators", "fx_collide.top", "fx_collide.a",
+]
+FUNCTION_MODULES = ["fx_functions", "fx_functions_future"]
+
+
+def _model_names(source: str) -> list[str]:
+    """The models a fixture defines: classes deriving from BaseModel or from one of them."""
+    models: list[str] = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            bases = {ast.unparse(base).split("[")[0] for base in node.bases}
+            if bases & {"BaseModel", *models}:
+                models.append(node.name)
+    return models
+
+
+def _cases() -> Iterator[Any]:
+    """One case per model of each fixture module, found without importing it."""
+    for module in MODULES:
+        path = FIXTURES / (module.replace(".", "/") + ".py")
+        for name in _model_names(path.read_text()):
+            yield pytest.param(module, name, id=f"{module}.{name}")
+
+
+@pytest.mark.parametrize(("module_name", "model"), list(_cases()))
+def test_model_schema_equals_pydantic(corpus: Corpus, module_name: str, model: str) -> None:
+    cls = getattr(importlib.import_module(module_name), model)
+    _assert_same(model_schema(corpus.linker, module_name, model), cls.model_json_schema())
+
+
+def test_every_fixture_model_is_a_case(corpus: Corpus) -> None:
+    cases = {(param.values[0], param.values[1]) for param in _cases()}
+    for name in MODULES:
+        for model in _models(importlib.import_module(name)):
+            assert (name, model) in cases
+
+
+def _function_cases() -> Iterator[Any]:
+    for module in FUNCTION_MODULES:
+        for name in re.findall(r"^def (\w+)\(", (FIXTURES / f"{module}.py").read_text(), re.M):
+            yield pytest.param(module, name, id=f"{module}.{name}")
+
+
+@pytest.mark.parametrize(("module_name", "function"), list(_function_cases()))
+def test_function_schema_equals_the_runtime_input_model(corpus: Corpus, module_name: str, function: str) -> None:
+    module = importlib.import_module(module_name)
+    tool = getattr(module, function)
+    assert isinstance(tool, FunctionTool)
+    assert tool.input_schema is not None
+    info = next(item for item in corpus.linker.modules[module_name].functions if item.name == function)
+    _assert_same(function_schema(corpus.linker, module_name, info), tool.input_schema.model_json_schema())
+
+
+@pytest.mark.parametrize("name", ["cancel_order", "a", "get_HTTP_status", "_private", "x__y", "ünï_code"])
+def test_the_input_model_is_named_as_the_runtime_names_it(name: str) -> None:
+    assert input_model_name(name) == function_input_model_name(name)
+
+
+# --- What is outside the subset ------------------------------------------------------
+
+
+def _markers() -> dict[str, set[tuple[int, int]]]:
+    """``model -> {(line, col)}`` from the markers of fx_unsupported.py."""
+    expected: dict[str, set[tuple[int, int]]] = {}
+    for number, line in enumerate((FIXTURES / "fx_unsupported.py").read_text().splitlines(), start=1):
+        found = MARKER.search(line)
+        if found is None or number <= 5:  # the docstring explains the syntax
+            continue
+        code = line[: found.start()]
+        column = code.index(found.group("text"))
+        for model in found.group("models").split(","):
+            expected.setdefault(model, set()).add((number, column))
+    return expected
+
+
+@pytest.mark.parametrize(("model", "positions"), sorted(_markers().items()))
+def test_unsupported_constructs_are_reported_where_they_are(
+    corpus: Corpus, model: str, positions: set[tuple[int, int]]
+) -> None:
+    result = model_schema(corpus.linker, "fx_unsupported", model)
+    assert result.schema is None
+    found = {(item.pos.line, item.pos.col) for item in result.findings}
+    assert found == positions, [(f.pos.line, f.pos.col, f.message) for f in result.findings]
+    for finding in result.findings:
+        assert finding.code == UNSUPPORTED
+        assert finding.path == "src/fx_unsupported.py"
+        assert finding.hint is not None and 'schema = "import"' in finding.hint
+
+
+def test_a_model_outside_the_project_is_reported(corpus: Corpus) -> None:
+    result = model_schema(corpus.linker, "thirdparty.models", "Order")
+    assert result.schema is None
+    assert [item.code for item in result.findings] == [UNSUPPORTED]
+    assert "outside the project" in result.findings[0].message
+
+
+def test_a_name_that_is_not_a_model_is_reported(corpus: Corpus) -> None:
+    result = model_schema(corpus.linker, "fx_unsupported", "NotAModel")
+    assert result.schema is None and len(result.findings) == 1
+
+
+def test_every_unsupported_model_has_a_marker() -> None:
+    assert set(_model_names((FIXTURES / "fx_unsupported.py").read_text())) == set(_markers())
+
+
+# --- The checks' own examples, compiled the way a compile uses this module ------------
+
+
+def _compile_example(root: Path, files: dict[str, str | bytes]) -> list[Finding]:
+    write_project(root, files)
+    config = read_config(locate_config(root))
+    index = index_sources(config, read_sources(config), use_cache=False)
+    linked = link_project(index.modules, config, index.failed)
+    linker = Linker(index.modules, config, index.failed)
+    findings = list(linked.findings)
+    for tool in linked.tools:
+        if tool.input_model is not None:
+            result = model_schema(linker, tool.input_model.module, tool.input_model.qualname)
+        else:
+            info = next(item for item in index.modules[tool.module].functions if item.name == tool.qualname)
+            result = function_schema(linker, tool.module, info)
+        findings.extend(result.findings)
+        if result.schema is not None and tool.settings.strict:
+            strict = strict_schema(result.schema)
+            if isinstance(strict, str):  # reported at the tool, as compiler/artifacts.py does
+                pos = Pos(tool.source.line, tool.source.col)
+                findings.append(Finding("skill/strict-incompatible", strict, tool.source.path, pos))
+    return findings
+
+
+CHECK_CASES = [
+    pytest.param(check.code, kind, example, id=f"{check.code}-{kind}-{number}")
+    for check in SCHEMA_CHECKS
+    for kind, examples in (("valid", check.valid), ("invalid", check.invalid))
+    for number, example in enumerate(examples)
+]
+
+
+@pytest.mark.parametrize(("code", "kind", "example"), CHECK_CASES)
+def test_check_examples(tmp_path: Path, code: str, kind: str, example: Any) -> None:
+    findings = _compile_example(tmp_path, dict(example.files))
+    if kind == "valid":
+        assert findings == [], [item.message for item in findings]
+    else:
+        found = [(item.path, item.pos.line, item.pos.col) for item in findings if item.code == code]
+        assert example.at in found, (found, [item.message for item in findings])

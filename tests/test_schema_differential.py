@@ -1,0 +1,326 @@
+"""Differential test: random models inside the subset, static schema versus pydantic's.
+
+A hypothesis strategy writes a module of enums and pydantic models (nested, recursive,
+inherited, with unions, Literal, collections, Field constraints, defaults, aliases,
+docstrings and model_config), as a project; the compiler builds each model's schema from
+the source and pydantic builds it from the imported module.  They must be equal, key
+order included.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import DEFAULT_PYPROJECT, write_project
+from skillc.compiler.config import locate_config, read_config
+from skillc.compiler.link import Linker
+from skillc.compiler.schema import model_schema
+from skillc.compiler.sources import index_sources, read_sources
+
+HEADER = """\
+import datetime
+import decimal
+import enum
+import uuid
+from typing import Annotated, Any, Dict, FrozenSet, List, Literal, Optional, Sequence, Set, Tuple, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+"""
+#: Field names that shadow nothing on BaseModel.
+NAMES = ["alpha", "beta_gamma", "delta", "eps_i_lon", "zeta", "eta9", "the_theta", "iota", "kappa_x", "lam"]
+DOCSTRINGS = [
+    '"""A model."""',
+    '"""Two lines.\n\n    The second paragraph,\n        indented further.\n    """',
+    "'''Quoted \"inside\".'''",
+    '"""\n    Starts on the next line.\n    """',
+]
+PATTERNS = ["^[a-z]+$", r"\d+", "x"]
+_counter = itertools.count()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A generated type: its source, literals it may default to, and what it constrains like."""
+
+    source: str
+    defaults: st.SearchStrategy[str] | None
+    constrains: str = ""  # int, float, str, bytes, array, object or ""
+    hashable: bool = False
+    #: Whether its literals may sit inside other values (a set there is encoded in hash order).
+    nestable: bool = True
+
+
+def _text() -> st.SearchStrategy[str]:
+    return st.text(alphabet="abcXYZ _-\u00e9", max_size=5)
+
+
+SCALARS = [
+    Kind("str", _text().map(repr), "str", True),
+    Kind("int", st.integers(-1000, 10**20).map(repr), "int", True),
+    Kind("float", st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False).map(repr), "float", True),
+    Kind("bool", st.sampled_from(["True", "False"]), "", True),
+    Kind("bytes", st.text(alphabet="abc", max_size=3).map(lambda text: repr(text.encode())), "bytes", True),
+    Kind("None", st.just("None")),
+    Kind("datetime.datetime", st.just('"2024-01-02T03:04:05"')),
+    Kind("datetime.date", st.just('"2024-01-02"')),
+    Kind("datetime.time", st.just('"03:04"')),
+    Kind("datetime.timedelta", st.just('"PT1H"')),
+    Kind("uuid.UUID", st.just('"12345678-1234-5678-1234-567812345678"')),
+    Kind("decimal.Decimal", st.integers(-5, 5).map(repr), "float"),
+    Kind("Any", st.sampled_from(["None", "1", '"x"', "[1, 2]", '{"k": (1, None)}'])),
+]
+
+
+@dataclass
+class Module:
+    """What has been declared so far in the generated module."""
+
+    enums: list[tuple[str, list[str]]] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def _one_of(*options: st.SearchStrategy[str] | None) -> st.SearchStrategy[str] | None:
+    present = [option for option in options if option is not None]
+    return st.one_of(present) if present else None
+
+
+def _list_default(item: Kind, empty: str, wrap: Callable[[str], str]) -> st.SearchStrategy[str]:
+    if item.defaults is None or not item.nestable:
+        return st.just(empty)
+    return st.one_of(st.just(empty), st.lists(item.defaults, min_size=1, max_size=2).map(lambda items: wrap(", ".join(items))))
+
+
+@st.composite
+def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None = None) -> Kind:
+    """A type expression the subset covers, built from what ``module`` declares."""
+    choices = ["scalar", "scalar", "literal"]
+    if module.enums:
+        choices.append("enum")
+    if module.models:
+        choices.append("model")
+    if self_name is not None and depth == 0:
+        choices.append("self")
+    if depth < 2:
+        choices += ["optional", "union", "list", "set", "tuple", "fixed", "dict", "annotated"]
+    choice = draw(st.sampled_from(choices))
+    if choice == "scalar":
+        return draw(st.sampled_from(SCALARS))
+    if choice == "literal":
+        values = draw(st.lists(st.one_of(st.integers(-3, 3), _text(), st.booleans(), st.none()), min_size=1, max_size=3))
+        rendered = [repr(value) for value in values]
+        return Kind(f"Literal[{', '.join(rendered)}]", st.sampled_from(rendered))
+    if choice == "enum":
+        name, members = draw(st.sampled_from(module.enums))
+        return Kind(name, st.sampled_from([f"{name}.{member}" for member in members]), hashable=True)
+    if choice == "model":
+        name = draw(st.sampled_from(module.models))
+        return Kind(name, st.just("{}") if draw(st.booleans()) else None)
+    if choice == "self":
+        assert self_name is not None
+        spelled = draw(st.sampled_from([f'Optional["{self_name}"]', f'list["{self_name}"]', f'"Optional[{self_name}]"']))
+        return Kind(spelled, st.just("[]" if spelled.startswith("list") else "None"))
+    inner = draw(kinds(module, depth + 1))
+    if choice == "optional":
+        spelled = draw(st.sampled_from([f"Optional[{inner.source}]", f"{inner.source} | None", f"Union[None, {inner.source}]"]))
+        if inner.source.startswith(("Literal", "Annotated")) and "|" in spelled:
+            spelled = f"Optional[{inner.source}]"
+        if '"' in inner.source or inner.source == "None":  # `"M0" | None` fails at runtime
+            spelled = f"Optional[{inner.source}]"
+        return Kind(spelled, _one_of(st.just("None"), inner.defaults), inner.constrains, nestable=inner.nestable)
+    if choice == "union":
+        other = draw(kinds(module, depth + 1))
+        defaults = _one_of(inner.defaults, other.defaults)
+        return Kind(f"Union[{inner.source}, {other.source}]", defaults, nestable=inner.nestable and other.nestable)
+    if choice == "list":
+        spelled = draw(st.sampled_from(["list[{}]", "List[{}]", "Sequence[{}]"])).format(inner.source)
+        return Kind(spelled, _list_default(inner, "[]", lambda items: f"[{items}]"), "array", nestable=inner.nestable)
+    if choice == "set":
+        item = inner if inner.hashable and inner.source in ("int", "str", "bool") else SCALARS[1]
+        spelled = draw(st.sampled_from(["set[{}]", "Set[{}]", "frozenset[{}]", "FrozenSet[{}]"])).format(item.source)
+        return Kind(spelled, _list_default(item, "set()", lambda items: f"{{{items}}}"), "array", nestable=False)
+    if choice == "tuple":
+        spelled = draw(st.sampled_from(["tuple[{}, ...]", "Tuple[{}, ...]"])).format(inner.source)
+        return Kind(spelled, _list_default(inner, "()", lambda items: f"({items},)"), "array", nestable=inner.nestable)
+    if choice == "fixed":
+        other = draw(kinds(module, depth + 1))
+        defaults = None
+        if inner.defaults is not None and other.defaults is not None and inner.nestable and other.nestable:
+            defaults = st.tuples(inner.defaults, other.defaults).map(lambda pair: f"({pair[0]}, {pair[1]})")
+        return Kind(f"tuple[{inner.source}, {other.source}]", defaults, "array")
+    if choice == "dict":
+        spelled = draw(st.sampled_from(["dict[str, {}]", "Dict[str, {}]"])).format(inner.source)
+        defaults = st.just("{}")
+        if inner.defaults is not None and inner.nestable:
+            defaults = st.one_of(defaults, inner.defaults.map(lambda value: f'{{"k": {value}}}'))
+        return Kind(spelled, defaults, "object")
+    metadata = draw(field_arguments(inner, nested=True))
+    return Kind(f"Annotated[{inner.source}, Field({metadata})]", inner.defaults, inner.constrains, nestable=inner.nestable)
+
+
+@st.composite
+def constraints(draw: st.DrawFn, kind: Kind) -> list[str]:
+    """Constraints that pydantic applies to ``kind`` (through Optional, as it does)."""
+    found: list[str] = []
+    if kind.constrains == "int":
+        for name in draw(st.lists(st.sampled_from(["ge", "gt", "le", "lt", "multiple_of"]), unique=True, max_size=2)):
+            found.append(f"{name}={draw(st.integers(1 if name == 'multiple_of' else -50, 50))}")
+    elif kind.constrains == "float":
+        for name in draw(st.lists(st.sampled_from(["ge", "gt", "le", "lt", "multiple_of"]), unique=True, max_size=2)):
+            found.append(f"{name}={draw(st.sampled_from(['0.5', '2', '1.25', '10']))}")
+    elif kind.constrains in ("str", "bytes", "array", "object"):
+        for name in draw(st.lists(st.sampled_from(["min_length", "max_length"]), unique=True, max_size=2)):
+            found.append(f"{name}={draw(st.integers(0, 5))}")
+        if kind.constrains == "str" and draw(st.booleans()):
+            found.append(f"pattern={draw(st.sampled_from(PATTERNS))!r}")
+    return found
+
+
+@st.composite
+def field_arguments(draw: st.DrawFn, kind: Kind, nested: bool = False, name: str = "") -> str:
+    """The keyword arguments of one Field(...)."""
+    parts: list[str] = []
+    if draw(st.booleans()):
+        parts.append(f"description={draw(_text())!r}")
+    if draw(st.integers(0, 3)) == 0:
+        parts.append(f"title={draw(_text())!r}")
+    if not nested and draw(st.integers(0, 3)) == 0:
+        parts.append(f"alias={name.upper() + 'Alias'!r}")
+    if kind.defaults is not None and kind.nestable and draw(st.integers(0, 3)) == 0:
+        parts.append(f"examples=[{draw(kind.defaults)}]")
+    if draw(st.integers(0, 4)) == 0:
+        parts.append(f"json_schema_extra={{'x-{draw(st.sampled_from(['a', 'b']))}': {draw(st.integers(0, 3))}}}")
+    parts += draw(constraints(kind))
+    return ", ".join(draw(st.permutations(parts)))
+
+
+@st.composite
+def model_field(draw: st.DrawFn, module: Module, name: str, owner: str) -> str:
+    kind = draw(kinds(module, self_name=owner))
+    default = draw(kind.defaults) if kind.defaults is not None and draw(st.booleans()) else None
+    style = draw(st.sampled_from(["plain", "field", "annotated"]))
+    if style == "plain":
+        return f"    {name}: {kind.source}" + (f" = {default}" if default is not None else "")
+    arguments = draw(field_arguments(kind, name=name))
+    if style == "annotated" and '"' not in kind.source[:1]:
+        return f"    {name}: Annotated[{kind.source}, Field({arguments})]" + (f" = {default}" if default is not None else "")
+    if default is None and kind.constrains == "array" and draw(st.booleans()):
+        first = "default_factory=list" if kind.source.startswith(("list", "List", "Sequence")) else "..."
+    else:
+        first = default if default is not None else "..."
+    return f"    {name}: {kind.source} = Field({', '.join(item for item in (first, arguments) if item)})"
+
+
+@st.composite
+def enum_source(draw: st.DrawFn, module: Module) -> None:
+    name = f"E{len(module.enums)}"
+    flavour = draw(st.sampled_from(["str", "int", "IntEnum", "StrEnum", "plain"]))
+    count = draw(st.integers(1, 3))
+    if flavour in ("int", "IntEnum"):
+        values = [repr(value) for value in draw(st.lists(st.integers(-3, 9), min_size=count, max_size=count))]
+    elif flavour == "plain":
+        values = [repr(value) for value in draw(st.lists(st.one_of(st.integers(0, 3), _text()), min_size=count, max_size=count))]
+    else:
+        values = [repr(value) for value in draw(st.lists(_text(), min_size=count, max_size=count))]
+    bases = {"str": "str, enum.Enum", "int": "int, enum.Enum", "IntEnum": "enum.IntEnum",
+             "StrEnum": "enum.StrEnum", "plain": "enum.Enum"}[flavour]
+    members = [f"M{index}" for index in range(count)]
+    module.lines.append(f"class {name}({bases}):")
+    if draw(st.booleans()):
+        module.lines.append(f"    {draw(st.sampled_from(DOCSTRINGS))}")
+    module.lines += [f"    {member} = {value}" for member, value in zip(members, values, strict=True)]
+    module.lines.append("")
+    module.enums.append((name, members))
+
+
+@st.composite
+def config_source(draw: st.DrawFn) -> str:
+    items: dict[str, str] = {}
+    if draw(st.booleans()):
+        items["extra"] = repr(draw(st.sampled_from(["forbid", "allow", "ignore"])))
+    if draw(st.integers(0, 2)) == 0:
+        # Never a field's title: one equal to its model's beside a shared $ref is refused.
+        items["title"] = repr("Title " + draw(_text()))
+    if draw(st.integers(0, 3)) == 0:
+        items["json_schema_extra"] = '{"examples": [{"a": 1}]}'
+    if draw(st.integers(0, 3)) == 0:
+        items["frozen"] = "True"
+    if draw(st.booleans()):
+        return "ConfigDict(" + ", ".join(f"{key}={value}" for key, value in items.items()) + ")"
+    return "{" + ", ".join(f"{key!r}: {value}" for key, value in items.items()) + "}"
+
+
+@st.composite
+def model_source(draw: st.DrawFn, module: Module) -> None:
+    name = f"M{len(module.models)}"
+    base = "BaseModel"
+    if module.models and draw(st.integers(0, 3)) == 0:
+        base = draw(st.sampled_from(module.models))
+    module.lines.append(f"class {name}({base}):")
+    body: list[str] = []
+    if draw(st.booleans()):
+        body.append(f"    {draw(st.sampled_from(DOCSTRINGS))}")
+    if draw(st.integers(0, 2)) == 0:
+        body.append(f"    model_config = {draw(config_source())}")
+    names = draw(st.lists(st.sampled_from(NAMES), unique=True, max_size=4))
+    body += [draw(model_field(module, field_name, name)) for field_name in names]
+    module.lines += body or ["    pass"]
+    module.lines.append("")
+    module.models.append(name)
+
+
+@st.composite
+def modules(draw: st.DrawFn) -> Module:
+    module = Module()
+    if draw(st.booleans()):
+        module.lines.append("from __future__ import annotations\n")
+    module.lines.append(HEADER)
+    for _ in range(draw(st.integers(0, 2))):
+        draw(enum_source(module))
+    for _ in range(draw(st.integers(1, 3))):
+        draw(model_source(module))
+    return module
+
+
+def _import(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    imported = importlib.util.module_from_spec(spec)
+    sys.modules[name] = imported  # pydantic resolves forward references through sys.modules
+    spec.loader.exec_module(imported)
+    return imported
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(modules())
+def test_static_schema_equals_pydantic_for_random_models(module: Module) -> None:
+    name = f"generated_{next(_counter)}"
+    source = "\n".join(module.lines) + "\n"
+    with tempfile.TemporaryDirectory(prefix="skillc-differential-") as work:
+        root = write_project(Path(work), {f"{name}.py": source}, DEFAULT_PYPROJECT.replace("agent.py", f"{name}.py"))
+        config = read_config(locate_config(root))
+        index = index_sources(config, read_sources(config), use_cache=False)
+        linker = Linker(index.modules, config, index.failed)
+        try:
+            imported = _import(name, root / "src" / f"{name}.py")
+            for model in module.models:
+                result = model_schema(linker, name, model)
+                expected = json.loads(json.dumps(getattr(imported, model).model_json_schema()))
+                assert result.findings == (), (source, [finding.message for finding in result.findings])
+                assert result.schema == expected, source
+                assert json.dumps(result.schema) == json.dumps(expected), source
+                jsonschema.Draft202012Validator.check_schema(result.schema)
+        finally:
+            sys.modules.pop(name, None)
