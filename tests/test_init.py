@@ -74,7 +74,7 @@ def test_the_new_projects_own_tests_pass(skill: RunSkill, tmp_path: Path) -> Non
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], tmp_path / "demo"
     )
     assert result.code == 0, result.stdout + result.stderr
-    assert "9 passed" in result.stdout
+    assert "8 passed" in result.stdout
 
 
 def test_name_option_names_the_agent_and_package(skill: RunSkill, tmp_path: Path) -> None:

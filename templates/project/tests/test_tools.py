@@ -1,71 +1,57 @@
-"""Tests of the agent's own tools, called directly as plain Python."""
+"""Tests of the agent's tools, run from their compiled bundles exactly as a model's calls are.
+
+``load_project()`` compiles the project once per session (as ``skill compile`` does)
+and each call goes through the runtime: conditions, input validation, execution,
+serialization.  The error results are the texts the model would receive.
+"""
 
 from __future__ import annotations
 
-import asyncio
-
-import pytest
-from pydantic import ValidationError
-
-from agent import agent
-from skillc import ToolContext
-from skills.tools.cancel_order import cancel_order
-from skills.tools.lookup_order import LookupOrder, LookupOrderInput
-from skills.tools.shipping_quote import ShippingQuoteInput, shipping_quote
+from skillc.testing import load_project
 
 
-def test_agent_offers_three_tools_in_one_skill() -> None:
-    assert [skill.name for skill in agent.skills] == ["orders"]
-    assert sorted(tool.name for _, tool in agent.iter_tools()) == [
-        "cancel_order",
-        "lookup_order",
-        "shipping_quote",
-    ]
+def test_the_agent_offers_three_tools() -> None:
+    assert load_project().tools == ("lookup_order", "cancel_order", "shipping_quote")
 
 
 def test_lookup_order_returns_the_order() -> None:
-    result = asyncio.run(
-        LookupOrder().execute(LookupOrderInput(order_id="A1001", include_items=True), ToolContext())
-    )
-    assert result["status"] == "shipped"
-    assert result["items"] == ["kettle", "tea sampler"]
+    order = load_project().value("lookup_order", {"order_id": "A1001", "include_items": True})
+    assert order["status"] == "shipped"
+    assert order["items"] == ["kettle", "tea sampler"]
 
 
 def test_lookup_order_rejects_a_malformed_id() -> None:
-    with pytest.raises(ValidationError):
-        LookupOrderInput(order_id="1001")
+    result = load_project().call("lookup_order", {"order_id": "1001"})
+    assert result.error_type == "validation"
+    assert "order_id" in result.output
 
 
 def test_lookup_order_says_when_there_is_no_such_order() -> None:
-    with pytest.raises(LookupError, match="no order A9999"):
-        asyncio.run(LookupOrder().execute(LookupOrderInput(order_id="A9999"), ToolContext()))
+    result = load_project().call("lookup_order", {"order_id": "A9999"})
+    assert result.error_type == "execution"
+    assert "There is no order A9999." in result.output
 
 
-def test_cancel_order_cancels_an_order_that_has_not_shipped() -> None:
-    assert cancel_order(order_id="A1002") == {
-        "order_id": "A1002",
-        "status": "cancelled",
-        "reason": "customer request",
-    }
-    assert cancel_order.needs_approval
+def test_cancel_order_needs_approval() -> None:
+    refused = load_project().call("cancel_order", {"order_id": "A1002"})
+    assert refused.error_type == "approval_denied"
+    approved = load_project().value("cancel_order", {"order_id": "A1002"}, approve=True)
+    assert approved == {"order_id": "A1002", "status": "cancelled", "reason": "customer request"}
 
 
 def test_cancel_order_refuses_a_shipped_order() -> None:
-    with pytest.raises(ValueError, match="already shipped"):
-        cancel_order(order_id="A1001")
+    result = load_project().call("cancel_order", {"order_id": "A1001"}, approve=True)
+    assert result.error_type == "execution"
+    assert "already shipped" in result.output
 
 
 def test_shipping_quote_prices_a_parcel() -> None:
-    parcel = ShippingQuoteInput(destination="eu", weight_kg=2, express=True)
-    assert shipping_quote.execute(parcel, ToolContext()) == {
-        "destination": "eu",
-        "price_eur": 20.0,
-    }
+    quote = load_project().value("shipping_quote", {"destination": "eu", "weight_kg": 2, "express": True})
+    assert quote == {"destination": "eu", "price_eur": 20.0}
 
 
-@pytest.mark.parametrize(("setting", "offered"), [({}, True), ({"SHIPPING_QUOTES": "off"}, False)])
-def test_shipping_quote_is_offered_unless_turned_off(setting: dict[str, str], offered: bool) -> None:
-    condition = shipping_quote.condition_function
-    assert condition is not None
-    with ToolContext(env=setting).activate():
-        assert condition() is offered
+def test_shipping_quote_is_not_offered_when_turned_off() -> None:
+    result = load_project().call(
+        "shipping_quote", {"destination": "eu", "weight_kg": 2}, env={"SHIPPING_QUOTES": "off"}
+    )
+    assert result.error_type == "not_offered"
