@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cache import CACHE_DIR, load_cache, write_cache
 from .emit import dist_is_current
@@ -53,10 +53,18 @@ class CompileReport:
 
 
 REPORT_CACHE = "report.pickle"
+#: Each tool's bundle and schemas, keyed by everything they depend on.
+ARTIFACTS_CACHE = "artifacts.pickle"
 DIST_WRITTEN = "written"
 DIST_CURRENT = "up to date"
 DIST_NOT_WRITTEN = "not written"
 DIST_SKIPPED = "skipped"
+
+
+def _artifact_types() -> tuple[type, ...]:
+    from .link import Finding
+
+    return (Finding, Pos)
 
 
 def _report_types() -> tuple[type, ...]:
@@ -117,7 +125,18 @@ def compile_project(
         from .artifacts import build_artifacts
 
         sources = {item.path: content for item, _, content in snapshot.files}
-        artifacts = build_artifacts(linked, sources, import_schemas=config.schema == "import")
+        keys = {item.path: key for item, key, _ in snapshot.files}
+        artifacts_path = config.root / CACHE_DIR / ARTIFACTS_CACHE
+        cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if use_cache else {}
+        before = dict(cache)
+        artifacts = build_artifacts(
+            linked, sources, import_schemas=config.schema == "import", keys=keys, cache=cache
+        )
+        if use_cache:
+            current = {tool.name for tool in linked.tools}
+            kept = {name: value for name, value in cache.items() if name in current}
+            if kept != before:
+                write_cache(artifacts_path, kept)
         diagnostics.extend(map(locator.diagnostic, artifacts.findings))
         timings["artifacts"] = time.perf_counter() - mark
         if emit and not _has_errors(diagnostics):

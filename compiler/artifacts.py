@@ -9,6 +9,8 @@ an isolated process instead.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .bundle import (
+    closure,
     condition_module_name,
     condition_source,
     declared_requirements,
@@ -30,7 +33,7 @@ from .strict import strict_schema
 from .types import ModelRef, Pos, ToolInfo
 from .verify import probe_bundle
 
-__all__ = ["Artifacts", "EMPTY_INPUT", "build_artifacts"]
+__all__ = ["Artifacts", "CachedTool", "EMPTY_INPUT", "artifact_key", "build_artifacts"]
 
 #: The input schema of a tool that declares none: any object.
 EMPTY_INPUT: Mapping[str, Any] = {"properties": {}, "type": "object"}
@@ -64,61 +67,68 @@ def _model(linker: Linker, model: ModelRef | None) -> SchemaResult | None:
     return model_schema(linker, model.module, model.qualname)
 
 
+@functools.cache
 def _distributions() -> Mapping[str, list[str]]:
     from importlib.metadata import packages_distributions
 
     return packages_distributions()
 
 
-def build_artifacts(linked: LinkResult, sources: Mapping[str, bytes], *, import_schemas: bool) -> Artifacts:
-    """Build every tool's and skill's artifacts in memory."""
+#: A tool's artifacts as cached: everything ``EmittedTool`` holds but the ToolInfo,
+#: and the findings met while building them.
+CachedTool = tuple[bytes, str, tuple[str, ...], Any, Any, Any, tuple[Finding, ...]]
+
+
+def artifact_key(linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import_schemas: bool) -> str:
+    """What a tool's artifacts depend on: its definition, every module it imports, the config.
+
+    The modules are the bundle's closure, a superset of what its schemas are read from
+    (a model is always reached through the tool module's imports).
+    """
+    names, _ = closure(linker, tool.module)
+    digest = hashlib.sha256(repr((tool, import_schemas, linker.config.dependencies)).encode())
+    for name in names:
+        digest.update(keys.get(linker.modules[name].path, "?").encode())
+    return digest.hexdigest()
+
+
+def build_artifacts(
+    linked: LinkResult,
+    sources: Mapping[str, bytes],
+    *,
+    import_schemas: bool,
+    keys: Mapping[str, str] | None = None,
+    cache: dict[str, tuple[str, CachedTool]] | None = None,
+) -> Artifacts:
+    """Build every tool's and skill's artifacts in memory.
+
+    With ``keys`` (each source path's content key) and a ``cache`` (tool name -> (key,
+    artifacts)), a tool none of whose inputs changed is not built again; the cache is
+    updated in place.
+    """
     linker = linked.linker
     assert linker is not None
     declared = declared_requirements(linker.config.dependencies)
-    distributions = _distributions()
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
     for tool in linked.tools:
-        bundle = plan_bundle(linker, tool, sources, declared, distributions)
-        findings.extend(bundle.findings)
-        archive = write_archive(bundle.files)
-        schemas: list[Mapping[str, Any] | None] = []
-        unsupported: list[Finding] = []
-        for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
-            if result is None:
-                schemas.append(None)
-                continue
-            schemas.append(result.schema)
-            unsupported.extend(result.findings)
-        input_schema, output_schema = schemas
-        if unsupported and import_schemas:
-            imported = _import_schemas(archive, bundle.entry_module, tool, linker)
-            if isinstance(imported, Finding):
-                findings.append(imported)
-                continue
-            input_schema, output_schema = imported
-        else:
-            findings.extend(unsupported)
-            if unsupported:
-                continue
-        if input_schema is None:
-            input_schema = EMPTY_INPUT
-        parameters = input_schema
-        if tool.settings.strict:
-            strict = strict_schema(dict(input_schema))
-            if isinstance(strict, str):
-                findings.append(
-                    Finding(
-                        "skill/strict-incompatible", f"tool {tool.name!r} is strict, but {strict}",
-                        tool.source.path, _tool_pos(tool),
-                        hint="make the input model fit OpenAI's strict mode, or set strict = False",
-                    )
+        key = artifact_key(linker, tool, keys, import_schemas) if keys is not None and cache is not None else None
+        known = cache.get(tool.name) if cache is not None and key is not None else None
+        if known is not None and known[0] == key:
+            archive, entry, requirements, input_schema, parameters, output_schema, found = known[1]
+            findings.extend(found)
+            tools.append(EmittedTool(tool, archive, entry, requirements, input_schema, parameters, output_schema))
+            continue
+        before = len(findings)
+        built = _build_tool(linker, tool, sources, declared, import_schemas, findings)
+        if built is not None:
+            tools.append(built)
+            if cache is not None and key is not None:
+                cache[tool.name] = (
+                    key,
+                    (built.archive, built.entry_module, built.requirements, built.input_schema,
+                     built.parameters, built.output_schema, tuple(findings[before:])),
                 )
-                continue
-            parameters = strict
-        tools.append(
-            EmittedTool(tool, archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
-        )
     skills: list[EmittedSkill] = []
     for skill in linked.skills:
         if not skill.has_condition:
@@ -128,6 +138,54 @@ def build_artifacts(linked: LinkResult, sources: Mapping[str, bytes], *, import_
         files = [*plan_files(linker, skill.module, sources), (f"{entry}.py", condition_source(skill.name, skill.module).encode())]
         skills.append(EmittedSkill(skill, write_archive(sorted(files)), entry))
     return Artifacts(tuple(tools), tuple(skills), tuple(findings))
+
+
+def _build_tool(
+    linker: Linker,
+    tool: ToolInfo,
+    sources: Mapping[str, bytes],
+    declared: Mapping[str, str],
+    import_schemas: bool,
+    findings: list[Finding],
+) -> EmittedTool | None:
+    """One tool's bundle, schemas and definition; ``None`` after a finding says why not."""
+    bundle = plan_bundle(linker, tool, sources, declared, _distributions)
+    findings.extend(bundle.findings)
+    archive = write_archive(bundle.files)
+    schemas: list[Mapping[str, Any] | None] = []
+    unsupported: list[Finding] = []
+    for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
+        if result is None:
+            schemas.append(None)
+            continue
+        schemas.append(result.schema)
+        unsupported.extend(result.findings)
+    input_schema, output_schema = schemas
+    if unsupported and import_schemas:
+        imported = _import_schemas(archive, bundle.entry_module, tool, linker)
+        if isinstance(imported, Finding):
+            findings.append(imported)
+            return None
+        input_schema, output_schema = imported
+    elif unsupported:
+        findings.extend(unsupported)
+        return None
+    if input_schema is None:
+        input_schema = EMPTY_INPUT
+    parameters = input_schema
+    if tool.settings.strict:
+        strict = strict_schema(dict(input_schema))
+        if isinstance(strict, str):
+            findings.append(
+                Finding(
+                    "skill/strict-incompatible", f"tool {tool.name!r} is strict, but {strict}",
+                    tool.source.path, _tool_pos(tool),
+                    hint="make the input model fit OpenAI's strict mode, or set strict = False",
+                )
+            )
+            return None
+        parameters = strict
+    return EmittedTool(tool, archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
 
 
 def _import_schemas(

@@ -15,7 +15,7 @@ import io
 import re
 import sys
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -135,13 +135,14 @@ def plan_bundle(
     tool: ToolInfo,
     sources: Mapping[str, bytes],
     declared: Mapping[str, str],
-    distributions: Mapping[str, list[str]],
+    distributions: Callable[[], Mapping[str, list[str]]],
 ) -> Bundle:
     """Gather the files, entry module and requirements of ``tool``'s bundle.
 
     ``sources`` maps a module's path (relative to the project) to its bytes;
-    ``distributions`` maps top-level import names to the distributions providing them
-    (``importlib.metadata.packages_distributions()``).
+    ``distributions()`` maps top-level import names to the distributions providing
+    them (``importlib.metadata.packages_distributions()``, slow: asked only for an
+    import whose name is not itself a declared distribution).
     """
     _, external = closure(linker, tool.module)
     files = plan_files(linker, tool.module, sources)
@@ -154,8 +155,10 @@ def plan_bundle(
         top = item.module.split(".")[0] if item.module else (item.name or "")
         if not top or top in sys.stdlib_module_names or top == "__future__":
             continue
-        candidates = [normalize(name) for name in distributions.get(top, [])] or [normalize(top)]
-        declared_as = next((declared[name] for name in candidates if name in declared), None)
+        declared_as = declared.get(normalize(top))
+        if declared_as is None:
+            candidates = [normalize(name) for name in distributions().get(top, [])]
+            declared_as = next((declared[name] for name in candidates if name in declared), None)
         if declared_as is not None:
             requirements.add(declared_as)
         elif top not in reported:
@@ -222,8 +225,6 @@ def condition_source(skill: str, module: str) -> str:
 def plan_files(linker: Linker, start: str, sources: Mapping[str, bytes]) -> list[tuple[str, bytes]]:
     """The archive paths and bytes of every project module ``start`` needs."""
     names, _ = closure(linker, start)
-    src_prefix = PurePosixPath(linker.config.src.relative_to(linker.config.root).as_posix())
-    return [
-        (PurePosixPath(linker.modules[name].path).relative_to(src_prefix).as_posix(), sources[linker.modules[name].path])
-        for name in names
-    ]
+    prefix = linker.config.src.relative_to(linker.config.root).as_posix() + "/"
+    paths = [linker.modules[name].path for name in names]
+    return [(path.removeprefix(prefix), sources[path]) for path in paths]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..runtime.spec import MANIFEST, MANIFEST_FORMAT
 from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
 
 __all__ = [
@@ -33,9 +34,6 @@ __all__ = [
     "recover_dist",
 ]
 
-MANIFEST = "manifest.json"
-#: Bump when the manifest's shape changes in a way its readers must know about.
-MANIFEST_FORMAT = 1
 _STAGING_PREFIX = ".dist-new-"
 _RETIRED_PREFIX = ".dist-old-"
 

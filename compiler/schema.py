@@ -281,8 +281,13 @@ class _Generator:
         self.choices: dict[str, list[str]] = {}
         #: Which class or function each dotted name stands for.
         self._owners: dict[str, str] = {}
-        #: Field schemas that are a ``$ref`` with siblings, checked once every definition is known.
-        self._ref_siblings: list[tuple[JsonDict, str, str, Pos, str]] = []
+        #: The definitions being built, innermost last.
+        self.building: list[str] = []
+        #: Field schemas that are a ``$ref`` with siblings (with the definition holding the
+        #: field), and ``Annotated`` metadata put on a ``$ref``: both checked once every
+        #: definition is known.
+        self._ref_siblings: list[tuple[JsonDict, str, str, str, Pos, str]] = []
+        self._annotated_refs: list[tuple[str, str, Pos]] = []
         self._configs: dict[tuple[str, str], dict[str, object]] = {}
 
     # --- findings ------------------------------------------------------------------
@@ -329,10 +334,12 @@ class _Generator:
         name, pending = self.define(cls.module, cls.info.name, f"class:{cls.module}:{cls.info.name}", where)
         if pending:
             self.active.add(name)
+            self.building.append(name)
             try:
                 self.definitions[name] = self.model_json(cls)
             finally:
                 self.active.discard(name)
+                self.building.pop()
         return _Node("ref", ref=_json_ref(name))
 
     def enum_node(self, cls: link.ClassSym, where: tuple[str, Pos]) -> _Node:
@@ -671,7 +678,7 @@ class _Generator:
         if "title" not in schema and node.titled:
             schema["title"] = key.title().replace("_", " ").strip()
         if "$ref" in schema and len(schema) > 1:
-            self._ref_siblings.append((schema, schema["$ref"], module, source.pos, source.name))
+            self._ref_siblings.append((schema, schema["$ref"], self.building[-1], module, source.pos, source.name))
         required = isinstance(default, _Missing) and not isinstance(factory, _Factory)
         return key, schema, required
 
@@ -987,6 +994,8 @@ class _Generator:
             extras += extra is not None
             if extras > 1:
                 raise _Unsupported(item_module, item.pos, "two json_schema_extra inside one Annotated")
+            if node.kind == "ref" and (call.attributes.keys() - {"deprecated"} or call.attributes.get("deprecated")):
+                self._annotated_refs.append((node.ref, item_module, item.pos))
             node = dataclasses.replace(
                 node,
                 updates={**node.updates, **_updates(call.attributes, item_module, None)},
@@ -1068,31 +1077,45 @@ class _Generator:
 
     # --- the whole document --------------------------------------------------------
 
-    def drop_ref_siblings(self) -> None:
-        """pydantic's ``handle_ref_overrides``: a key beside a field's ``$ref`` that equals
-        the definition's own is dropped, if the definition was complete at that moment.
+    def check_references(self, top: str) -> None:
+        """Reproduce, or refuse, what pydantic does depending on how definitions are shared.
 
-        A definition used once and in no cycle is built inside that very field, so it always
-        is.  One that is shared or recursive sits in pydantic's list of definitions, built
-        in an order skillc does not reproduce: such a field is refused instead.
+        pydantic keeps a definition used once and in no cycle inline, where it is used, and
+        builds the others (shared or recursive) first, in an order of its own, then the top
+        model.  Two of its behaviours depend on that:
+
+        - ``handle_ref_overrides`` drops a key beside a field's ``$ref`` that equals the
+          definition's own, but only if that definition was complete at that moment;
+        - ``Field`` metadata in ``Annotated`` on a recursive model is written into that
+          model's own cached schema (a pydantic bug), changing it for every user.
         """
-        by_ref = {_json_ref(name): schema for name, schema in self.definitions.items()}
-        shared = _shared_definitions(by_ref)
-        for schema, ref, module, pos, name in self._ref_siblings:
-            target = by_ref.get(ref, {})
-            same = [key for key, value in schema.items() if key != "$ref" and key in target and target[key] == value]
-            if same and ref in shared:
+        graph = _Graph(self.definitions)
+        for ref, module, pos in self._annotated_refs:
+            if ref in graph.cyclic:
                 self.report(
                     module, pos,
-                    f"field {name!r} repeats its model's {same[0]!r} beside a model used more than once "
-                    "or recursively; whether pydantic keeps it depends on the order it builds definitions",
+                    "Field(...) metadata on a recursive model inside a type: pydantic writes it into "
+                    "the model's own schema",
                 )
-            for key in same:
-                del schema[key]
+        for schema, ref, owner, module, pos, name in self._ref_siblings:
+            target = graph.schemas.get(ref, {})
+            same = [key for key, value in schema.items() if key != "$ref" and key in target and target[key] == value]
+            if not same:
+                continue
+            built_in = graph.built_in(_json_ref(owner), _json_ref(top))
+            if ref in graph.shared and built_in not in ("", ref):
+                self.report(
+                    module, pos,
+                    f"field {name!r} repeats {same[0]!r} of a model that is used more than once or "
+                    "recursively; whether pydantic keeps it depends on the order it builds definitions",
+                )
+            elif ref not in graph.shared or built_in == "":
+                for key in same:
+                    del schema[key]
 
     def finish(self, top: _Node) -> SchemaResult:
         """pydantic's ``generate``: unpack the top reference, collect garbage, rename, sort."""
-        self.drop_ref_siblings()
+        self.check_references(_def_name(top.ref))
         if self.findings:
             return SchemaResult(None, tuple(self.findings))
         definitions = deepcopy(self.definitions)
@@ -1163,6 +1186,7 @@ def function_schema(linker: link.Linker, module: str, function: FunctionInfo) ->
         generator.attempt(error)
         return SchemaResult(None, tuple(generator.findings))
     if pending:
+        generator.building.append(ref)
         schema = generator.fields_json(sources)
         schema.setdefault("title", name)
         generator.definitions[ref] = schema
@@ -1188,6 +1212,10 @@ def _normalize(name: str) -> str:
 
 def _json_ref(defs_name: str) -> str:
     return f"#/$defs/{defs_name}"
+
+
+def _def_name(json_ref: str) -> str:
+    return json_ref.removeprefix("#/$defs/")
 
 
 def _hashable(value: object) -> object:
@@ -1276,27 +1304,37 @@ def _ref_counts(schema: JsonDict, definitions: dict[str, JsonDict], json_to_defs
     return counts
 
 
-def _shared_definitions(definitions: dict[str, JsonDict]) -> set[str]:
-    """The references pydantic keeps as core definitions: used twice or more, or in a cycle."""
-    uses: Counter[str] = Counter()
-    edges: dict[str, set[str]] = {}
-    for ref, schema in definitions.items():
-        found = _all_ref_uses(schema)
-        uses.update(found)
-        edges[ref] = set(found)
-    shared = {ref for ref, count in uses.items() if count > 1}
-    for ref in definitions:
+class _Graph:
+    """Which definitions use which, as pydantic's core schema sees them."""
+
+    def __init__(self, definitions: dict[str, JsonDict]) -> None:
+        self.schemas = {_json_ref(name): schema for name, schema in definitions.items()}
+        self.edges = {ref: _all_ref_uses(schema) for ref, schema in self.schemas.items()}
+        uses = Counter(target for targets in self.edges.values() for target in targets)
+        self.cyclic = {ref for ref in self.schemas if self.reaches(ref, ref)}
+        #: Kept by pydantic as core definitions: used twice or more, or in a cycle.
+        self.shared = {ref for ref, count in uses.items() if count > 1} | self.cyclic
+        self.user = {target: owner for owner, targets in self.edges.items() for target in targets}
+
+    def reaches(self, start: str, goal: str) -> bool:
         seen: set[str] = set()
-        pending = list(edges[ref])
+        pending = list(self.edges.get(start, ()))
         while pending:
             current = pending.pop()
-            if current == ref:
-                shared.add(ref)
-                break
+            if current == goal:
+                return True
             if current not in seen:
                 seen.add(current)
-                pending.extend(edges.get(current, ()))
-    return shared
+                pending.extend(self.edges.get(current, ()))
+        return False
+
+    def built_in(self, ref: str, top: str) -> str:
+        """The core definition whose schema holds ``ref``'s inline, or "" for the top's."""
+        while ref not in self.shared:
+            if ref == top or ref not in self.user:
+                return ""
+            ref = self.user[ref]
+        return ref
 
 
 def _all_ref_uses(item: object) -> list[str]:

@@ -1,4 +1,5 @@
-"""What runs a tool project: the authoring SDK now, the loader and call path later.
+"""What runs a tool project: the authoring SDK, and the runtime that loads a compiled
+``dist/`` and runs its tools (``load_dist``, ``Runtime.offer``, ``Runtime.call``).
 
 This package never imports the compiler, the CLI or libcst: a deployed runtime needs
 none of them.  Its names load on first use, like the top-level package's.
@@ -11,21 +12,31 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .context import Environment, ToolContext
+    from .envfile import load_env
     from .errors import SkillError, ToolDefinitionError, UserError
+    from .loader import Runtime, load_dist
+    from .offer import Offer
+    from .results import ErrorType, ToolResult
     from .sdk import Agent, Condition, FunctionTool, Skill, Tool, ToolFlag, tool
 
 __all__ = [
     "Agent",
     "Condition",
     "Environment",
+    "ErrorType",
     "FunctionTool",
+    "Offer",
+    "Runtime",
     "Skill",
     "SkillError",
     "Tool",
     "ToolContext",
     "ToolDefinitionError",
     "ToolFlag",
+    "ToolResult",
     "UserError",
+    "load_dist",
+    "load_env",
     "tool",
 ]
 
@@ -42,6 +53,12 @@ _EXPORTS = {
     "SkillError": ".errors",
     "ToolDefinitionError": ".errors",
     "UserError": ".errors",
+    "load_dist": ".loader",
+    "Runtime": ".loader",
+    "Offer": ".offer",
+    "ToolResult": ".results",
+    "ErrorType": ".results",
+    "load_env": ".envfile",
 }
 
 

@@ -17,7 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from .errors import UserError
 from .serialize import describe_validation_error
-from .spec import MAX_NAME_LENGTH
+from .spec import MANIFEST, MANIFEST_FORMAT, MAX_NAME_LENGTH
 
 __all__ = [
     "MANIFEST",
@@ -32,9 +32,6 @@ __all__ = [
     "read_manifest",
 ]
 
-MANIFEST: Final = "manifest.json"
-#: The manifest format this runtime reads (the compiler's ``MANIFEST_FORMAT``).
-MANIFEST_FORMAT: Final = 1
 _RECOMPILE = "run `skill compile` to rebuild dist/"
 
 

@@ -14,6 +14,8 @@ __all__ = [
     "DEFAULT_RETRIES",
     "DEFAULT_TIMEOUT",
     "ENVIRONMENTS",
+    "MANIFEST",
+    "MANIFEST_FORMAT",
     "MAX_NAME_LENGTH",
     "NAME_PATTERN",
     "NAME_STYLE_PATTERN",
@@ -32,6 +34,10 @@ DEFAULT_TIMEOUT: Final = 60.0
 DEFAULT_RETRIES: Final = 0
 DEFAULT_CONDITION_TIMEOUT: Final = 30.0
 ENVIRONMENTS: Final = ("sandbox", "production")
+#: The file in ``dist/`` that lists everything else, and the version of its shape: the
+#: compiler writes it, the runtime reads it.
+MANIFEST: Final = "manifest.json"
+MANIFEST_FORMAT: Final = 1
 
 
 def is_valid_name(name: object) -> bool:

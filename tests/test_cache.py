@@ -10,7 +10,7 @@ import pytest
 
 from helpers import write_project
 from skillc.compiler.api import compile_project, report_to_dict
-from skillc.compiler.api import REPORT_CACHE
+from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE
 from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
 
 TOOL = '''from pydantic import BaseModel
@@ -118,8 +118,8 @@ def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path:
     _project(tmp_path, 1)
     compile_project(tmp_path)
     names = sorted(p.name for p in (tmp_path / ".skill/cache").iterdir())
-    assert REPORT_CACHE in names and INDEX_KEYS in names
-    shards = [n for n in names if n not in (REPORT_CACHE, INDEX_KEYS)]
+    assert {REPORT_CACHE, INDEX_KEYS, ARTIFACTS_CACHE} <= set(names)
+    shards = [n for n in names if n not in (REPORT_CACHE, INDEX_KEYS, ARTIFACTS_CACHE)]
     assert shards and {n for n in shards} <= {f"index-{shard}.pickle" for shard in INDEX_SHARDS}
     assert not any(n.endswith(".tmp") for n in names)
 
