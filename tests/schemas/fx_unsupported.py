@@ -185,9 +185,35 @@ class Shade(enum.Enum):
     DARK = "dark"
 
 
+class Holder(BaseModel):
+    """Compiles on its own: Shade is used once, pydantic drops the repeated title."""
+
+    shade: Shade = Field(title="Shade")  # unsupported[SharedTitle]: shade
+
+
 class SharedTitle(BaseModel):
-    first: Shade = Field(title="Shade")  # unsupported[SharedTitle]: first
-    second: Shade
+    a: Holder
+    b: Holder
+    other: Shade
+
+
+class CycleA(BaseModel):
+    """Doc A."""
+
+    b: "CycleB" = Field(description="Doc B.")  # unsupported[CycleA,CycleB]: b: "CycleB"
+    n: int = 0
+
+
+class CycleB(BaseModel):
+    """Doc B."""
+
+    a: Optional[CycleA] = None
+    a2: CycleA = Field(description="Doc A.")  # unsupported[CycleA,CycleB]: a2
+
+
+class RecursiveAnnotated(BaseModel):
+    kids: list["RecursiveAnnotated"] = []
+    described: list[Annotated["RecursiveAnnotated", Field(description="d")]] = []  # unsupported[RecursiveAnnotated]: Field
 
 
 class OptionalNested(BaseModel):
