@@ -120,7 +120,9 @@ def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None
         return draw(st.sampled_from(SCALARS))
     if choice == "literal":
         values = draw(st.lists(st.one_of(st.integers(-3, 3), _text(), st.booleans(), st.none()), min_size=1, max_size=3))
-        rendered = [repr(value) for value in values]
+        # typing caches Optional[Literal[1, 2]] under a key equal to Optional[Literal[2, 1]], so
+        # the first spelling made in a process wins for both; one order per set avoids that.
+        rendered = sorted({repr(value) for value in values})
         return Kind(f"Literal[{', '.join(rendered)}]", st.sampled_from(rendered))
     if choice == "enum":
         name, members = draw(st.sampled_from(module.enums))
