@@ -193,8 +193,10 @@ PROJECT_FILES = {
 }
 
 
+# The same model as the generated project's (``skillc_candidate`` checks that the JSON
+# schemas are equal, so the docstring must be the same too).
 class PlaceOrderInput(BaseModel):
-    """What place_order needs: the same model as the generated project's (checked)."""
+    """What place_order needs."""
 
     order_id: str = Field(pattern=r"^A\d{4}$", description="The order id, like A1001.")
     quantity: Annotated[int, Field(ge=1, le=100)] = 1

@@ -240,3 +240,98 @@ def test_a_compile_killed_half_way_leaves_a_whole_dist(tmp_path: Path) -> None:
         old = now
     assert compile_project(tmp_path).ok
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".dist")] == []
+
+
+STRICT_TOOL = '''from pydantic import BaseModel, Field
+from skillc import Tool
+
+
+class Address(BaseModel):
+    city: str
+    zip_code: str | None = None
+
+
+class QuoteInput(BaseModel):
+    """Where a parcel goes."""
+
+    weight_kg: float = Field(gt=0, description="Weight.")
+    express: bool = False
+    address: Address
+
+
+class Quote(Tool):
+    name = "quote"
+    description = "Quote shipping."
+    input_schema = QuoteInput
+    strict = True
+
+    def execute(self, input, ctx):
+        return 1.0
+'''
+
+
+def _quote_project(root: Path, tool: str) -> Path:
+    agent = 'from skillc import Agent, Skill\nfrom tools import Quote\nagent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[Quote()])])\n'
+    return write_project(root, {"agent.py": agent, "tools.py": tool})
+
+
+def test_a_strict_tool_sends_the_strict_variant_and_keeps_pydantics_schema(tmp_path: Path) -> None:
+    report = compile_project(_quote_project(tmp_path, STRICT_TOOL))
+    assert report.ok, report.diagnostics
+    folder = tmp_path / "dist/tools/quote"
+    definition = json.loads((folder / "tool.json").read_text())
+    assert definition["strict"] is True
+    parameters = definition["parameters"]
+    jsonschema.Draft202012Validator.check_schema(parameters)
+    assert parameters["additionalProperties"] is False
+    assert sorted(parameters["required"]) == ["address", "express", "weight_kg"]
+    address = parameters["$defs"]["Address"]
+    assert address["additionalProperties"] is False and sorted(address["required"]) == ["city", "zip_code"]
+    # input.schema.json stays the schema pydantic itself gives.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("strict_fixture", tmp_path / "src/tools.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert json.loads((folder / "input.schema.json").read_text()) == module.QuoteInput.model_json_schema()
+
+
+def test_a_strict_tool_whose_input_cannot_be_strict_is_an_error(tmp_path: Path) -> None:
+    tool = STRICT_TOOL.replace("    express: bool = False\n", "    express: bool = False\n    extras: dict[str, int] = {}\n")
+    report = compile_project(_quote_project(tmp_path, tool))
+    assert [(d.code, d.path, d.line) for d in report.diagnostics] == [("skill/strict-incompatible", "src/tools.py", 19)]
+    assert not (tmp_path / "dist").exists()
+
+
+IMPORTED = '''import ipaddress
+
+from pydantic import BaseModel, field_validator
+from skillc import Tool
+
+
+class PingInput(BaseModel):
+    host: ipaddress.IPv4Address
+    count: int = 1
+
+
+class Ping(Tool):
+    name = "ping"
+    description = "Ping a host."
+    input_schema = PingInput
+
+    def execute(self, input, ctx):
+        return str(input.host)
+'''
+
+
+def test_schema_import_mode_asks_pydantic_in_an_isolated_process(tmp_path: Path) -> None:
+    agent = 'from skillc import Agent, Skill\nfrom tools import Ping\nagent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[Ping()])])\n'
+    write_project(tmp_path, {"agent.py": agent, "tools.py": IMPORTED})
+    static = compile_project(tmp_path)
+    assert [(d.code, d.line) for d in static.diagnostics] == [("skill/schema-unsupported", 8)]
+    write_project(tmp_path, {"agent.py": agent, "tools.py": IMPORTED}, DEFAULT_PYPROJECT + 'schema = "import"\n')
+    imported = compile_project(tmp_path)
+    assert imported.ok, imported.diagnostics
+    schema = json.loads((tmp_path / "dist/tools/ping/input.schema.json").read_text())
+    assert schema["properties"]["host"] == {"format": "ipv4", "title": "Host", "type": "string"}
