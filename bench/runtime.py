@@ -300,7 +300,10 @@ def prepare_venv(say: Console) -> Path:
     module, a failing install).
     """
     python = venv_python()
-    wanted = wanted_stamp()
+    try:
+        wanted = wanted_stamp()
+    except OSError as error:
+        raise Unavailable(f"cannot read the repository's pyproject.toml ({error})") from None
     try:
         if json.loads(STAMP.read_text(encoding="utf-8")) == wanted and python.exists():
             return python
@@ -714,6 +717,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def measure(args: argparse.Namespace, frameworks_skipped: str | None, started: float) -> int:
     """Generate the project, measure everything, report; return the exit code."""
     say = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
+    try:
+        import skillc.compiler.api  # noqa: F401 - only to fail early, with the reason
+        import skillc.runtime  # noqa: F401
+    except ImportError as error:
+        say.print(f"error: skillc is not importable by {Path(sys.executable).name} ({error}); install it first")
+        return 1
     work = Path(tempfile.mkdtemp(prefix="skillc-bench-runtime-"))
     try:
         project = work / "project"
@@ -736,7 +745,9 @@ def measure(args: argparse.Namespace, frameworks_skipped: str | None, started: f
     if args.json:
         print(json.dumps(document, indent=2))
     else:
-        print_table(Console(highlight=False, markup=False, soft_wrap=True), document)
+        # Wide enough for one line per row, also when stdout is a file or a pipe.
+        width = None if sys.stdout.isatty() else 120
+        print_table(Console(highlight=False, markup=False, soft_wrap=True, width=width), document)
     return 0
 
 

@@ -239,23 +239,52 @@ def emit_dist(
         if any(item.severity is Severity.ERROR for item in found):
             shutil.rmtree(staging, ignore_errors=True)
             return found
-        _swap(staging, out)
+        _swap(staging, out, config.root / ".skill" / "trash")
         return found
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
 
 
-def _swap(staging: Path, out: Path) -> None:
+def _swap(staging: Path, out: Path, trash: Path) -> None:
     if not out.exists():
         staging.rename(out)
         return
     if _exchange(staging, out):
-        shutil.rmtree(staging, ignore_errors=True)  # it now holds the previous dist/
+        _discard(staging, trash)  # it now holds the previous dist/
         return
     retired = Path(tempfile.mkdtemp(prefix=f"{_RETIRED_PREFIX}{out.name}-", dir=out.parent))
     retired.rmdir()
     out.rename(retired)
     staging.rename(out)
-    with contextlib.suppress(OSError):
-        shutil.rmtree(retired)
+    _discard(retired, trash)
+
+
+def _discard(folder: Path, trash: Path) -> None:
+    """Delete a retired ``dist/`` without making the compile wait for it.
+
+    Removing hundreds of folders costs as much as writing them; a detached process
+    does it after the command has answered.  The folder first moves into ``trash`` (in
+    ``.skill/``), so that nothing half-deleted is ever left beside ``dist/``.
+    """
+    try:
+        trash.mkdir(parents=True, exist_ok=True)
+        target = Path(tempfile.mkdtemp(prefix="dist-", dir=trash))
+        target.rmdir()
+        folder.rename(target)
+    except OSError:  # another file system: delete it here and now
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    import subprocess
+    import sys
+    import threading
+
+    deleter = subprocess.Popen(
+        [sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)", str(trash)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    # Reap it when it ends, should this process live that long (watch mode, a test run).
+    threading.Thread(target=deleter.wait, daemon=True).start()

@@ -887,7 +887,7 @@ class _Generator:
         nullable = False
         for item_module, item in self.union_members(module, expr, depth):
             node = self.type_node(item_module, item, depth + 1)
-            if node.kind == "none":
+            if node == _Node("none"):  # Annotated[None, Field(...)] is a member of its own
                 nullable = True
             elif not (node.origin is None and node in members):
                 members.append(node)
