@@ -58,6 +58,7 @@ import asyncio
 import cProfile
 import gc
 import hashlib
+import importlib
 import io
 import json
 import os
@@ -671,12 +672,10 @@ def print_table(console: Console, document: Mapping[str, Any]) -> None:
             "" if passed is None else ("PASS" if passed else "MISS"),
         )
     console.print(table)
-    frameworks = document["frameworks"]
-    skipped = {frameworks[key].get("reason") for key in frameworks if frameworks[key]["status"] == "skipped"}
-    if len(skipped) == 1 and len(frameworks) > 1 and all(
-        item["status"] == "skipped" for item in frameworks.values()
-    ):
-        console.print(f"frameworks: skipped ({skipped.pop()})")
+    frameworks: dict[str, dict[str, Any]] = document["frameworks"]
+    reasons = {item.get("reason") for item in frameworks.values()}
+    if all(item["status"] == "skipped" for item in frameworks.values()) and len(reasons) == 1:
+        console.print(f"frameworks: skipped ({reasons.pop()})")  # one reason for all: say it once
     else:
         for key, item in frameworks.items():
             if item["status"] == "skipped":
@@ -718,8 +717,9 @@ def measure(args: argparse.Namespace, frameworks_skipped: str | None, started: f
     """Generate the project, measure everything, report; return the exit code."""
     say = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
     try:
-        import skillc.compiler.api  # noqa: F401 - only to fail early, with the reason
-        import skillc.runtime  # noqa: F401
+        # Only to fail early, with the reason, rather than halfway through.
+        for module in ("skillc.compiler.api", "skillc.runtime.loader"):
+            importlib.import_module(module)
     except ImportError as error:
         say.print(f"error: skillc is not importable by {Path(sys.executable).name} ({error}); install it first")
         return 1

@@ -18,6 +18,7 @@ What the tool prints is captured per call and logged at debug level, never shown
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import inspect
 import json
@@ -205,6 +206,34 @@ def _is_async(tool: Tool) -> bool:
     return inspect.iscoroutinefunction(target)
 
 
+_PLAIN_LEAVES: Final = (str, int, float, bool, type(None))
+#: Past this many values, a result is treated as not plain (and serialized in a thread).
+_PLAIN_BUDGET: Final = 2_000
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is made only of dicts, lists and JSON scalars (and small)."""
+    pending = [value]
+    budget = _PLAIN_BUDGET
+    while pending:
+        budget -= 1
+        if budget < 0:
+            return False
+        item = pending.pop()
+        kind = type(item)
+        if kind in _PLAIN_LEAVES:
+            continue
+        if kind is dict:
+            if not all(type(key) is str for key in item):  # type: ignore[attr-defined]
+                return False
+            pending.extend(item.values())  # type: ignore[attr-defined]
+        elif kind is list:
+            pending.extend(item)  # type: ignore[call-overload]
+        else:
+            return False
+    return True
+
+
 def _render(value: object, output_model: type[BaseModel] | None, limit: int) -> str:
     """Validate the result against the output model, then make it JSON text."""
     if output_model is not None and not isinstance(value, output_model):
@@ -278,6 +307,9 @@ class _Call:
         if entry.needs_approval or loaded.tool.needs_approval:
             await self._approve(arguments)
         value = await self._execute(loaded, payload)
+        if loaded.tool.output_schema is None and _plain(value):
+            # Plain JSON data cannot run code while it is serialized: no thread needed.
+            return _render(value, None, runtime.max_output_bytes)
         outcome = await invoke(
             runtime.pool,
             lambda: _render(value, loaded.tool.output_schema, runtime.max_output_bytes),
@@ -325,21 +357,49 @@ class _Call:
         if outcome.value is not True:
             _refuse("approval_denied", "A person declined to run this tool.")
 
+    async def _await(self, tool: Tool, payload: Any, context: ToolContext, timeout: float) -> Outcome[Any]:
+        """Await an async ``execute`` in this task, under its deadline.
+
+        Awaiting it here rather than in a task of its own costs a fraction of the time
+        per call.  The price: a coroutine that swallows its own cancellation cannot be
+        stopped at the deadline (as with ``asyncio.wait_for``).
+        """
+        task = asyncio.current_task()
+        with self.printed.active(), context.activate():
+            deadline = asyncio.timeout(timeout)
+            try:
+                async with deadline:
+                    return Outcome(value=await tool.execute(payload, context))
+            except TimeoutError as error:
+                if deadline.expired():
+                    return Outcome(timed_out=True)
+                return Outcome(error=error)
+            except asyncio.CancelledError as error:
+                if task is not None and task.cancelling():
+                    raise  # the caller cancelled this call: let it go
+                return Outcome(error=error)  # the tool raised it itself
+            except (SystemExit, Exception) as error:  # what the tool raised is its result
+                return Outcome(error=error)
+
     async def _execute(self, loaded: LoadedTool, payload: Any) -> Any:
         entry, tool = loaded.entry, loaded.tool
         context = dataclasses.replace(self.context, call_id=self.call_id, tool=self.name, skill=entry.skill)
         tries = entry.retries + 1
         outcome: Outcome[Any] = Outcome()
+        asynchronous = _is_async(tool)
         for attempt in range(1, tries + 1):
             self.attempts = attempt
-            outcome = await invoke(
-                self.runtime.pool,
-                lambda: tool.execute(payload, context),
-                asynchronous=_is_async(tool),
-                timeout=entry.timeout,
-                capture=self.printed,
-                context=context,
-            )
+            if asynchronous:
+                outcome = await self._await(tool, payload, context, entry.timeout)
+            else:
+                outcome = await invoke(
+                    self.runtime.pool,
+                    lambda: tool.execute(payload, context),
+                    asynchronous=False,
+                    timeout=entry.timeout,
+                    capture=self.printed,
+                    context=context,
+                )
             if outcome.ok:
                 return outcome.value
             what = (

@@ -26,6 +26,9 @@ _CURRENT: ContextVar[ToolContext] = ContextVar("skillc_tool_context")
 
 
 def _frozen(data: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    # A context made from another (dataclasses.replace, once per call) keeps its views.
+    if isinstance(data, MappingProxyType):
+        return data
     return MappingProxyType(dict(data or {}))
 
 
