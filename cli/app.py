@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from ..runtime.errors import NotImplementedCommandError, UsageError
+from ..runtime.errors import UsageError
 from .consoles import stdout
 
 __all__ = ["OutputFormat", "app", "settings"]
@@ -164,6 +164,7 @@ def test(
         environment=environment.value,
         skip_condition=skip_condition,
         approve=approve,
+        debug=settings.debug,
     )
 
 
@@ -181,8 +182,22 @@ def chat(
         str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint.")
     ] = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Keep the conversation under this id.")] = None,
-    max_steps: Annotated[int, typer.Option("--max-steps", help="Model steps per turn.")] = 20,
+    max_steps: Annotated[
+        int | None, typer.Option("--max-steps", help="Model steps per turn (default 20).")
+    ] = None,
     approve: Annotated[bool, typer.Option("--approve", help="Approve tools that need approval.")] = False,
 ) -> int:
     """Talk to the agent through a model, running its tool calls."""
-    raise NotImplementedCommandError("`skill chat` is not built yet")
+    from .chat import run_chat_command
+
+    return run_chat_command(
+        project,
+        message,
+        environment=environment.value,
+        model=model,
+        base_url=base_url,
+        thread_id=thread,
+        max_steps=max_steps,
+        approve=approve,
+        debug=settings.debug,
+    )

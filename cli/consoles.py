@@ -7,13 +7,16 @@ nothing at all, does not need to pay.
 from __future__ import annotations
 
 import sys
+import contextlib
+import logging
+from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["stderr", "stdout"]
+__all__ = ["runtime_log", "stderr", "stdout"]
 
 
 @cache
@@ -30,3 +33,30 @@ def stderr() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@contextlib.contextmanager
+def runtime_log(console: Console, *, debug: bool) -> Iterator[None]:
+    """Show the runtime's warnings (hidden tools, failing tools) in one line each.
+
+    Without a handler, Python's last-resort logging would print a failing tool's whole
+    traceback; the command shows it only with ``--debug``.
+    """
+    from rich.markup import escape
+
+    class _Line(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            console.print(f"[dim]{record.levelname.lower()}: {escape(record.getMessage())}[/]")
+            if debug and record.exc_info:
+                console.print(escape(logging.Formatter().formatException(record.exc_info)), style="dim")
+
+    logger = logging.getLogger("skillc.runtime")
+    handler = _Line(logging.WARNING)
+    previous = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = previous

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..runtime.errors import UsageError
-from .consoles import stderr, stdout
+from .consoles import runtime_log, stderr, stdout
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
 
@@ -66,6 +66,7 @@ def run_test_command(
     environment: str,
     skip_condition: bool,
     approve: bool,
+    debug: bool = False,
 ) -> int:
     """Compile if needed, then list the tools or run one; print it and return the exit code."""
     arguments = _arguments(input_text)
@@ -116,7 +117,8 @@ def run_test_command(
             )
             return result, None
 
-        result, hidden = asyncio.run(run())
+        with runtime_log(stderr(), debug=debug):
+            result, hidden = asyncio.run(run())
         if hidden is not None:
             if as_json:
                 sys.stdout.write(json.dumps({"name": name, "offered": False, "reason": hidden}) + "\n")

@@ -18,16 +18,44 @@ number or a string, set defaults are sorted, enum aliases stay in ``enum``, cons
 written on the ``Field`` assignment lose against those inside ``Annotated``, a title
 comes from the alias, and a model reached only through ``Optional`` gets no title.
 
-Only a subset of pydantic is translated (the types, ``Field`` arguments, config keys and
-decorators named below).  Anything else is reported as ``skill/schema-unsupported``
-where it is written; nothing is guessed, and ``[tool.skill] schema = "import"`` lets
-pydantic itself build the schema instead.  Nothing here raises for user code.
+The subset translated:
+
+- types: ``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes``, ``datetime``,
+  ``date``, ``time``, ``timedelta``, ``UUID``, ``Decimal``, ``Any``; ``Optional``,
+  ``Union``, ``X | Y``, ``Literal`` (of literals and enum members); ``list``/``List``/
+  ``Sequence``, ``set``/``Set``, ``frozenset``/``FrozenSet``, ``tuple``/``Tuple`` (``T,
+  ...``, fixed, empty), ``dict``/``Dict`` with ``str`` keys; project enums (plain, ``str``
+  or ``int`` mixins, ``IntEnum``, ``StrEnum``) and project models (nested, shared,
+  recursive, inherited); module-level aliases; quoted forward references;
+- ``Field(...)`` and ``Annotated[T, Field(...)]``: ``default`` (a literal, a constant
+  bound to one, an enum member, or ``set()``-like builtins of literals),
+  ``default_factory`` (a name or a lambda), ``alias``, ``validation_alias`` (a string),
+  ``title``, ``description``, ``examples``, ``json_schema_extra`` (a literal dict),
+  ``deprecated``, ``ge``/``gt``/``le``/``lt``/``multiple_of``, ``min_length``/
+  ``max_length``, ``pattern``, and the schema-neutral ``strict``, ``allow_inf_nan``,
+  ``max_digits``, ``decimal_places``, ``fail_fast``, ``exclude``, ``repr``, ``frozen``,
+  ``validate_default``, ``serialization_alias``, ``alias_priority``;
+- ``model_config`` (``ConfigDict(...)``, a dict literal, a constant, class keywords):
+  ``extra``, ``title``, ``json_schema_extra`` and the keys in ``_CONFIG_HARMLESS``;
+  docstrings; ``ClassVar`` and private attributes (skipped, as pydantic does);
+- validators that leave the schema alone (``field_validator`` in ``after``, ``before``
+  or ``wrap`` mode, ``model_validator``), serializers, ``computed_field``, methods.
+
+Anything else is reported as ``skill/schema-unsupported`` where it is written; nothing
+is guessed, and ``[tool.skill] schema = "import"`` lets pydantic itself build the schema
+instead.  Nothing here raises for user code.
+
+Known limit: ``typing`` caches ``Optional[Literal[1, 2]]`` under a key equal to
+``Optional[Literal[2, 1]]``, so when a process spells one set of literals in two orders,
+pydantic lists them in the order of the first spelling it met; the compiler follows each
+annotation as written.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import math
 import re
 from collections import Counter, defaultdict
@@ -37,11 +65,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from ..runtime.docstrings import parse_docstring
+
+# The module, not its names: checks.py imports this module at its end to register
+# SCHEMA_CHECKS, at a time when link.py may still be importing checks.py.
+from . import link
 from .checks import Check, Example
 from .index import IndexFailure, index_source
-# The module, not its names: checks.py imports this module at its end to register
-# SCHEMA_CHECKS, while link.py is still importing checks.py.
-from . import link
 from .types import (
     BinOp,
     Call,
@@ -56,7 +85,7 @@ from .types import (
     Subscript,
 )
 
-__all__ = ["SCHEMA_CHECKS", "SchemaResult", "function_schema", "model_schema"]
+__all__ = ["SCHEMA_CHECKS", "SchemaResult", "function_schema", "input_model_name", "model_schema"]
 
 JsonDict: TypeAlias = dict[str, Any]
 
@@ -71,7 +100,10 @@ _MAX_DEPTH = 64
 
 @dataclass(frozen=True)
 class SchemaResult:
-    """A model's JSON Schema, or ``None`` and the findings that say why there is none."""
+    """A model's JSON Schema, or ``None`` and the findings that say why there is none.
+
+    ``schema`` is ``None`` exactly when ``findings`` is not empty.
+    """
 
     schema: JsonDict | None
     findings: tuple[link.Finding, ...]
@@ -160,9 +192,19 @@ _VALIDATIONS = {
     "int": _NUMERIC, "float": _NUMERIC, "decimal": _NUMERIC, "str": _STRING, "bytes": _BYTES,
     "list": _ARRAY, "set": _ARRAY, "tuple": _ARRAY, "dict": _OBJECT,
 }
-_CONSTRAINTS = frozenset(name for pairs in _VALIDATIONS.values() for name, _ in pairs)
+# Constraints that change validation but not the schema, with the kinds pydantic applies
+# them to (its _known_annotated_metadata tables); on any other kind they leave the subset.
+_SCALAR_KINDS = {"str", "bytes", "int", "float", "bool", "decimal", "uuid", "datetime", "date", "time", "timedelta"}
+_SILENT = {
+    "strict": _SCALAR_KINDS | {"list", "set", "tuple", "dict"},
+    "allow_inf_nan": {"float", "decimal"},
+    "max_digits": {"decimal"},
+    "decimal_places": {"decimal"},
+    "fail_fast": {"list", "set", "tuple", "dict"},
+}
+_CONSTRAINTS = frozenset(name for pairs in _VALIDATIONS.values() for name, _ in pairs) | frozenset(_SILENT)
 # Field() arguments that only change validation or serialization, never the schema.
-_FIELD_IGNORED = frozenset({"exclude", "repr", "frozen", "validate_default", "serialization_alias"})
+_FIELD_IGNORED = frozenset({"exclude", "repr", "frozen", "validate_default", "serialization_alias", "alias_priority"})
 _FIELD_ATTRIBUTES = frozenset({
     "default", "default_factory", "alias", "validation_alias", "title", "description",
     "examples", "json_schema_extra", "deprecated",
@@ -221,7 +263,6 @@ class _FieldCall:
 
     attributes: dict[str, object]
     constraints: list[tuple[str, object, Expr]]
-    where: tuple[str, Pos]
 
 
 @dataclass
@@ -243,6 +284,11 @@ class _Node:
     updates: dict[str, object] = field(default_factory=dict)
     extra: dict[str, object] = field(default_factory=dict)
     origin: tuple[str, int, int] | None = None
+
+    @property
+    def identity(self) -> str:
+        """What ``typing`` compares to deduplicate union members (``1`` is not ``True`` here)."""
+        return json.dumps(dataclasses.asdict(self), sort_keys=True, default=str)
 
     @property
     def titled(self) -> bool:
@@ -395,21 +441,25 @@ class _Generator:
             if method.name in _SCHEMA_HOOKS:
                 self.report(module, method.pos, f"{info.name}.{method.name} customises pydantic's schema")
             for decorator in method.decorators:
-                self.check_method_decorator(module, decorator)
+                if self.changes_schema(module, decorator):
+                    self.report(module, decorator.pos, f"validator {_describe(decorator)} can change the schema")
 
-    def check_method_decorator(self, module: str, decorator: Expr) -> None:
+    def changes_schema(self, module: str, decorator: Expr, depth: int = 0) -> bool:
+        """Whether a method decorator is a pydantic validator that can change the schema."""
         target = decorator.func if isinstance(decorator, Call) else decorator
         symbol = self.linker.resolve_expr(module, target)
+        if isinstance(symbol, link.ValueSym) and isinstance(symbol.binding.value, Call) and depth < _MAX_DEPTH:
+            # ``checked = field_validator("a", mode="plain")`` then ``@checked``
+            return self.changes_schema(symbol.module, symbol.binding.value, depth + 1)
         if not isinstance(symbol, link.ExternalSym) or not symbol.qualname.startswith("pydantic."):
-            return
+            return False
         if symbol.qualname in _SCHEMA_NEUTRAL_DECORATORS:
-            return
+            return False
         if symbol.qualname in _FIELD_VALIDATOR and isinstance(decorator, Call):
             mode = decorator.keyword("mode")
             neutral = mode is None or (isinstance(mode, Const) and mode.value in ("after", "before", "wrap"))
-            if neutral and decorator.keyword("json_schema_input_type") is None:
-                return
-        self.report(module, decorator.pos, f"validator {_describe(decorator)} can change the schema")
+            return not neutral or decorator.keyword("json_schema_input_type") is not None
+        return True
 
     def is_model(self, cls: link.ClassSym) -> bool:
         return any(self.linker.is_subclass(cls, name) for name in _BASE_MODEL)
@@ -471,7 +521,9 @@ class _Generator:
                     raise _Unsupported(module, value.pos, "model_config keys must be literal strings")
                 items[key.value] = self.config_value(module, key.value, value)
             return items
-        raise _Unsupported(module, expr.pos, f"model_config = {_describe(expr)} is not a literal ConfigDict(...) or dict")
+        raise _Unsupported(
+            module, expr.pos, f"model_config = {_describe(expr)} is not a literal ConfigDict(...) or dict"
+        )
 
     def config_value(self, module: str, name: str, expr: Expr) -> object:
         if name not in _CONFIG_KEYS:
@@ -521,8 +573,9 @@ class _Generator:
 
     def check_class_body(self, cls: link.ClassSym) -> None:
         """Refuse class-level assignments without annotation: pydantic errors or skips them."""
+        annotated = {binding.name for binding in cls.info.attributes if binding.annotation is not None}
         for binding in cls.info.attributes:
-            if binding.annotation is None and binding.name != "model_config":
+            if binding.annotation is None and binding.name not in annotated and binding.name != "model_config":
                 if binding.name.startswith("_") and not binding.name.startswith("__"):
                     continue  # a private attribute
                 self.report(
@@ -539,7 +592,8 @@ class _Generator:
             value = valued[-1].value if valued else None
             return _Source(name, cls.module, last.annotation, value, last.pos)
         for base in self.project_bases(cls):
-            if any(_annotation(item, name) is not None for item in self.linker.mro(base) if isinstance(item, link.ClassSym)):
+            ancestors = [item for item in self.linker.mro(base) if isinstance(item, link.ClassSym)]
+            if any(_annotation(item, name) is not None for item in ancestors):
                 return self.field_source(base, name)
         return None
 
@@ -553,38 +607,45 @@ class _Generator:
     def enum_json(self, cls: link.ClassSym) -> JsonDict:
         """pydantic's ``enum_schema``: title, description, the members' values, a type."""
         info, module = cls.info, cls.module
-        mixin = self.enum_mixin(cls)
         for decorator in info.decorators:
             if self.qualname(module, decorator) not in _ENUM_DECORATORS:
                 raise _Unsupported(module, decorator.pos, f"decorator {_describe(decorator)} on enum {info.name}")
-        for name, value in info.keywords:
-            raise _Unsupported(module, value.pos, f"enum class keyword {name}=")
+        if info.keywords:
+            raise _Unsupported(module, info.keywords[0][1].pos, f"enum class keyword {info.keywords[0][0]}=")
         if info.method("__new__") is not None:
             raise _Unsupported(module, info.pos, f"enum {info.name} defines __new__, which changes its values")
-        values: list[object] = []
-        for binding in info.attributes:
-            if binding.annotation is not None or binding.name.startswith("_"):
-                raise _Unsupported(module, binding.pos, f"{info.name}.{binding.name} is not a plain enum member")
-            values.append(self.member_value(module, binding.value, mixin, binding.pos))
-        if not values:
-            raise _Unsupported(module, info.pos, f"enum {info.name} has no members")
-        canonical: list[object] = []
-        for value in values:
-            # An alias (a value equal to an earlier member's) is that earlier member.
-            canonical.append(next((seen for seen in canonical if seen == value), value))
-        schema: JsonDict = {"title": info.name}
         if info.docstring == "":
             raise _Unsupported(module, info.pos, f"enum {info.name} has a blank docstring")
+        schema: JsonDict = {"title": info.name}
         if info.docstring:
             schema["description"] = info.docstring
-        expected = [_to_json(value, module, info) for value in canonical]
+        expected = [_to_json(value, module, info) for _, value in self.enum_members(cls)]
         schema["enum"] = expected
         json_type = _json_type_of(expected)
         if json_type is not None and json_type != "null":
             schema["type"] = json_type
         return schema
 
+    def enum_members(self, cls: link.ClassSym) -> list[tuple[str, object]]:
+        """An enum's members in order (pydantic keeps aliases), each with its value.
+
+        An alias (a value equal to an earlier member's) is that earlier member, value included.
+        """
+        mixin = self.enum_mixin(cls)
+        members: list[tuple[str, object]] = []
+        for binding in cls.info.attributes:
+            if binding.annotation is not None or binding.name.startswith("_"):
+                raise _Unsupported(
+                    cls.module, binding.pos, f"{cls.info.name}.{binding.name} is not a plain enum member"
+                )
+            value = self.member_value(cls.module, binding.value, mixin, binding.pos)
+            members.append((binding.name, next((seen for _, seen in members if seen == value), value)))
+        if not members:
+            raise _Unsupported(cls.module, cls.info.pos, f"enum {cls.info.name} has no members")
+        return members
+
     def enum_mixin(self, cls: link.ClassSym) -> type | None:
+        """The data type the members are made of (``str`` for ``class C(str, Enum)``), if any."""
         mixin: type | None = None
         for item in self.linker.mro(cls):
             if isinstance(item, link.ClassSym):
@@ -599,27 +660,26 @@ class _Generator:
     def member_value(self, module: str, expr: Expr | None, mixin: type | None, pos: Pos) -> object:
         if not isinstance(expr, Const) or isinstance(expr.value, complex | bytes) or expr.value is ...:
             raise _Unsupported(module, expr.pos if expr else pos, f"enum value {_describe(expr)} is not a literal")
-        value = expr.value
-        if mixin is not None and (type(value) is not mixin):
-            raise _Unsupported(module, expr.pos, f"enum value {value!r} is not a {mixin.__name__}")
-        return value
+        if mixin is not None and type(expr.value) is not mixin:
+            raise _Unsupported(module, expr.pos, f"enum value {expr.value!r} is not a {mixin.__name__}")
+        return expr.value
+
+    def enum_of(self, module: str, expr: Ref) -> link.ClassSym | None:
+        """The project enum ``Color`` of ``Color.RED``, if ``expr`` names a member of one."""
+        owner = expr.dotted.rpartition(".")[0]
+        symbol = self.linker.resolve_ref(module, owner) if owner else None
+        return symbol if isinstance(symbol, link.ClassSym) and self.is_enum(symbol) else None
 
     def enum_member(self, module: str, expr: Ref) -> object:
         """The value of ``Color.RED``, or ``_MISSING`` when ``expr`` is no enum member."""
-        owner, _, member = expr.dotted.rpartition(".")
-        if not owner:
+        symbol = self.enum_of(module, expr)
+        if symbol is None:
             return _MISSING
-        symbol = self.linker.resolve_ref(module, owner)
-        if not isinstance(symbol, link.ClassSym) or not self.is_enum(symbol):
-            return _MISSING
-        mixin = self.enum_mixin(symbol)
-        values = []
-        for binding in symbol.info.attributes:
-            value = self.member_value(symbol.module, binding.value, mixin, binding.pos)
-            values.append(next((seen for seen in values if seen == value), value))
-            if binding.name == member:
-                return values[-1]
-        raise _Unsupported(module, expr.pos, f"{expr.dotted} is not a member of {symbol.info.name}")
+        member = expr.dotted.rpartition(".")[2]
+        members = dict(self.enum_members(symbol))
+        if member not in members:
+            raise _Unsupported(module, expr.pos, f"{expr.dotted} is not a member of {symbol.info.name}")
+        return members[member]
 
     # --- fields --------------------------------------------------------------------
 
@@ -646,7 +706,7 @@ class _Generator:
         base, metadata = self.split_annotated(module, source.annotation)
         calls = [self.field_call(item_module, item) for item_module, item in metadata]
         if source.doc is not None:
-            calls.insert(0, _FieldCall({"description": source.doc}, [], (module, source.pos)))
+            calls.insert(0, _FieldCall({"description": source.doc}, []))
         assigned = None
         if source.value is not None and self.is_field_call(module, source.value):
             assert isinstance(source.value, Call)
@@ -663,14 +723,14 @@ class _Generator:
         node = self.type_node(base[0], base[1]) if base is not None else _Node("any")
         for name, value, expr in constraints:
             node = self.constrain(node, name, value, expr, module)
-        schema = self.node_json(node)
+        schema = _node_json(node)
         default = attributes.get("default", _MISSING)
         factory = attributes.get("default_factory")
         if isinstance(factory, _Factory) and not isinstance(default, _Missing):
             raise _Unsupported(module, source.pos, f"field {source.name!r} has both default and default_factory")
         if not isinstance(default, _Missing):
             schema["default"] = _encode_default(default, module, source.value or source.pos)
-        schema = {**schema, **_updates(attributes, module, source)}
+        schema = {**schema, **_updates(attributes)}
         extra = attributes.get("json_schema_extra")
         if isinstance(extra, dict):
             schema.update(extra)
@@ -710,7 +770,7 @@ class _Generator:
         """Read a ``Field(...)``; anything else in ``Annotated`` leaves the subset."""
         if not isinstance(expr, Call) or not self.is_field_call(module, expr):
             if isinstance(expr, Const) and not isinstance(expr.value, type(...)):
-                return _FieldCall({}, [], (module, expr.pos))  # pydantic ignores plain values
+                return _FieldCall({}, [])  # pydantic ignores plain values
             raise _Unsupported(module, expr.pos, f"Annotated metadata {_describe(expr)} is not Field(...)")
         if expr.has_star or len(expr.args) > 1:
             raise _Unsupported(module, expr.pos, "Field(...) takes one positional argument, the default")
@@ -733,7 +793,7 @@ class _Generator:
                 attributes[name] = self.attribute_value(module, name, value)
             else:
                 raise _Unsupported(module, value.pos, f"Field({name}=...) is outside the static subset")
-        return _FieldCall(attributes, constraints, (module, expr.pos))
+        return _FieldCall(attributes, constraints)
 
     def factory(self, module: str, expr: Expr) -> _Factory:
         if isinstance(expr, Ref) and self.linker.resolve_expr(module, expr) is not None:
@@ -761,7 +821,7 @@ class _Generator:
         elif name == "json_schema_extra":
             if value is not None and not isinstance(value, dict):
                 raise _Unsupported(module, expr.pos, "Field(json_schema_extra=...) must be a literal dict")
-        elif name == "deprecated" and not isinstance(value, bool | str):
+        elif name == "deprecated" and not isinstance(value, bool | str | None):
             raise _Unsupported(module, expr.pos, "Field(deprecated=...) must be True, False or a string")
         if name in ("examples", "json_schema_extra") and value is not None:
             return _to_json(value, module, expr)
@@ -793,11 +853,11 @@ class _Generator:
         if isinstance(expr, Call) and not expr.has_star and not expr.kwargs and len(expr.args) <= 1:
             constructor = _CONSTRUCTORS.get(self.qualname(module, expr.func) or "")
             if constructor is not None:  # set() is the only way to write an empty set
-                items = self.evaluate(module, expr.args[0], depth + 1) if expr.args else ()
-                if not isinstance(items, list | tuple | set | frozenset | dict):
+                argument = self.evaluate(module, expr.args[0], depth + 1) if expr.args else ()
+                if not isinstance(argument, list | tuple | set | frozenset | dict):
                     raise _Unsupported(module, expr.pos, f"{_describe(expr)} converts a value that is not a collection")
                 try:
-                    return constructor(items)
+                    return constructor(argument)
                 except TypeError:
                     raise _Unsupported(module, expr.pos, f"{_describe(expr)} holds unhashable values") from None
         if isinstance(expr, Ref):
@@ -846,9 +906,7 @@ class _Generator:
         expr = self.unquote(module, expr)
         if isinstance(expr, Const) and expr.value is None:
             return _Node("none")
-        if isinstance(expr, BinOp) and expr.op == "|" or isinstance(expr, Subscript) and (
-            self.qualname(module, expr.value) in _OPTIONAL | _UNION
-        ):
+        if self.is_union(module, expr):
             return self.union_node(module, expr, depth)
         if isinstance(expr, Subscript):
             return self.generic_node(module, expr, depth)
@@ -868,8 +926,10 @@ class _Generator:
                 return _Node("dict", args=(_Node("str"), _Node("any")))
             if kind is not None:
                 return _Node(kind)
-            where = "outside the project" if not self.linker.is_local(symbol.qualname) else "unknown"
-            raise _Unsupported(module, expr.pos, f"type {expr.dotted} ({symbol.qualname}, {where}) is not in the static schema subset")
+            raise _Unsupported(
+                module, expr.pos,
+                f"type {expr.dotted} ({symbol.qualname}, from outside the project) is not in the static schema subset",
+            )
         if isinstance(symbol, link.ClassSym):
             if self.is_enum(symbol):
                 return self.enum_node(symbol, (module, expr.pos))
@@ -879,7 +939,11 @@ class _Generator:
         alias = self.alias(module, expr)
         if alias is not None:
             return self.type_node(alias[0], alias[1], depth + 1)
-        raise _Unsupported(module, expr.pos, f"{_describe_symbol(expr.dotted, symbol)} is not a type the compiler can read")
+        if isinstance(symbol, link.UnknownSym):
+            raise _Unsupported(module, expr.pos, f"{expr.dotted} cannot be read statically: {symbol.reason}")
+        raise _Unsupported(
+            module, expr.pos, f"{_describe_symbol(expr.dotted, symbol)} is not a type the compiler can read"
+        )
 
     def union_node(self, module: str, expr: Expr, depth: int) -> _Node:
         """``Optional``/``Union``/``|``, flattened and deduplicated as ``typing`` does."""
@@ -889,7 +953,7 @@ class _Generator:
             node = self.type_node(item_module, item, depth + 1)
             if node == _Node("none"):  # Annotated[None, Field(...)] is a member of its own
                 nullable = True
-            elif not (node.origin is None and node in members):
+            elif node.identity not in {member.identity for member in members}:
                 members.append(node)
         if not members:
             return _Node("none")
@@ -961,20 +1025,18 @@ class _Generator:
 
     def literal_node(self, module: str, expr: Subscript) -> _Node:
         """``Literal[...]``: values deduplicated by value and type, as ``typing`` does."""
-        seen: list[tuple[type, object]] = []
+        seen: list[tuple[object, object]] = []
         for item in expr.items:
             value: object = _MISSING
-            if isinstance(item, Const) and isinstance(item.value, str | bytes | int | bool) or (
-                isinstance(item, Const) and item.value is None
-            ):
-                value = item.value
+            kind: object = None
+            if isinstance(item, Const) and (item.value is None or isinstance(item.value, str | bytes | int | bool)):
+                value, kind = item.value, type(item.value)
             elif isinstance(item, Ref):
-                value = self.enum_member(module, item)
+                value, kind = self.enum_member(module, item), self.enum_of(module, item)
             if isinstance(value, _Missing):
                 raise _Unsupported(module, item.pos, f"Literal value {_describe(item)} is not a literal or enum member")
-            identity = (type(value), value)
-            if identity not in seen:
-                seen.append(identity)
+            if (kind, value) not in seen:  # an enum member is of its enum's type, not its value's
+                seen.append((kind, value))
         return _Node("literal", values=tuple(_to_json(value, module, expr) for _, value in seen))
 
     def annotated_node(self, module: str, expr: Subscript, depth: int) -> _Node:
@@ -987,18 +1049,21 @@ class _Generator:
             call = self.field_call(item_module, item)
             for name in call.attributes:
                 if name not in ("title", "description", "examples", "deprecated", "json_schema_extra"):
-                    raise _Unsupported(item_module, item.pos, f"Field({name}=...) inside a type has no effect pydantic documents")
+                    raise _Unsupported(
+                        item_module, item.pos, f"Field({name}=...) inside a type has no effect pydantic documents"
+                    )
             for name, value, where in call.constraints:
                 node = self.constrain(node, name, value, where, item_module)
             extra = call.attributes.get("json_schema_extra")
             extras += extra is not None
             if extras > 1:
                 raise _Unsupported(item_module, item.pos, "two json_schema_extra inside one Annotated")
-            if node.kind == "ref" and (call.attributes.keys() - {"deprecated"} or call.attributes.get("deprecated")):
+            updates = _updates(call.attributes)
+            if node.kind == "ref" and (updates or extra):
                 self._annotated_refs.append((node.ref, item_module, item.pos))
             node = dataclasses.replace(
                 node,
-                updates={**node.updates, **_updates(call.attributes, item_module, None)},
+                updates={**node.updates, **updates},
                 extra={**node.extra, **(extra if isinstance(extra, dict) else {})},
                 origin=(module, expr.pos.line, expr.pos.col),
             )
@@ -1008,9 +1073,17 @@ class _Generator:
         """Apply one constraint where pydantic applies it: through ``Optional``, onto ``T``."""
         if node.kind == "nullable":
             return dataclasses.replace(node, args=(self.constrain(node.args[0], name, value, expr, module),))
+        if name in _SILENT:
+            if node.kind not in _SILENT[name] or isinstance(value, float) or not isinstance(value, int):
+                raise _Unsupported(
+                    module, expr.pos, f"{name}={value!r} on a {node.kind} value is outside the static subset"
+                )
+            return node
         allowed = dict(_VALIDATIONS.get(node.kind, ()))
         if name not in allowed:
-            raise _Unsupported(module, expr.pos, f"constraint {name}= on a {node.kind} value is outside the static subset")
+            raise _Unsupported(
+                module, expr.pos, f"constraint {name}= on a {node.kind} value is outside the static subset"
+            )
         if name == "pattern":
             if not isinstance(value, str) or not _valid_pattern(value):
                 raise _Unsupported(module, expr.pos, f"pattern {value!r} is not one pydantic's regex engine accepts")
@@ -1022,58 +1095,6 @@ class _Generator:
         elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise _Unsupported(module, expr.pos, f"{name}={value!r} is not a finite number")
         return dataclasses.replace(node, constraints={**node.constraints, name: value})
-
-    # --- JSON ----------------------------------------------------------------------
-
-    def node_json(self, node: _Node) -> JsonDict:
-        """pydantic's JSON for one node, keys in pydantic's order."""
-        schema = self.kind_json(node)
-        for name, keyword in _VALIDATIONS.get(node.kind, ()) if node.kind != "decimal" else ():
-            if name in node.constraints:
-                schema[keyword] = node.constraints[name]
-        schema = {**schema, **node.updates}
-        schema.update(node.extra)
-        return schema
-
-    def kind_json(self, node: _Node) -> JsonDict:
-        kind = node.kind
-        if kind == "nullable":
-            inner = self.node_json(node.args[0])
-            return dict(_NULL) if inner == _NULL else _union_of([inner, dict(_NULL)])
-        if kind == "union":
-            members = [self.node_json(item) for item in node.args]
-            return members[0] if len(members) == 1 else _union_of(members)
-        if kind == "ref":
-            return {"$ref": node.ref}
-        if kind == "literal":
-            return _literal_json(list(node.values))
-        if kind == "decimal":
-            number: JsonDict = {"type": "number"}
-            for name, keyword in _NUMERIC:
-                if name in node.constraints:
-                    number[keyword] = float(node.constraints[name])  # type: ignore[arg-type]
-            return {"anyOf": [number, {"type": "string"}]}
-        if kind in ("list", "set"):
-            items = self.node_json(node.args[0])
-            return {"type": "array", "items": items} if kind == "list" else {
-                "type": "array", "uniqueItems": True, "items": items}
-        if kind == "tuple":
-            return self.tuple_json(node)
-        if kind == "dict":
-            values = dict(self.node_json(node.args[1]))
-            values.pop("title", None)
-            return {"type": "object", "additionalProperties": values or True}
-        return dict(_SCALAR_JSON[kind])
-
-    def tuple_json(self, node: _Node) -> JsonDict:
-        if node.variadic:
-            return {"type": "array", "items": self.node_json(node.args[0])}
-        schema: JsonDict = {"type": "array"}
-        if node.args:
-            schema["prefixItems"] = [self.node_json(item) for item in node.args]
-        schema["minItems"] = len(node.args)
-        schema["maxItems"] = len(node.args)
-        return schema
 
     # --- the whole document --------------------------------------------------------
 
@@ -1121,12 +1142,8 @@ class _Generator:
         definitions = deepcopy(self.definitions)
         json_to_defs = {_json_ref(name): name for name in definitions}
         schema: JsonDict = {"$ref": top.ref}
-        counts = _ref_counts(schema, definitions, json_to_defs)
-        ref = schema.get("$ref")
-        if ref is not None:
-            target = definitions.get(json_to_defs[ref])
-            if counts[ref] == 1 and target is not None and len(schema) == 1:
-                schema = target.copy()
+        if _ref_counts(schema, definitions, json_to_defs)[top.ref] == 1:
+            schema = definitions[json_to_defs[top.ref]].copy()  # not recursive: the model itself
         definitions = _collect_garbage(schema, definitions, json_to_defs)
         remapping = _remapping(self.choices, definitions)
         if definitions:
@@ -1143,6 +1160,9 @@ def model_schema(linker: link.Linker, module: str, qualname: str) -> SchemaResul
     generator = _Generator(linker)
     symbol = linker.resolve_name(module, qualname) if module in linker.modules else None
     pos = symbol.info.pos if isinstance(symbol, link.ClassSym) else Pos(1, 0)
+    if module in linker.failed:
+        generator.report(module, pos, f"{module} does not parse, so the schema of {qualname} cannot be read")
+        return SchemaResult(None, tuple(generator.findings))
     if not isinstance(symbol, link.ClassSym) or not generator.is_model(symbol):
         generator.report(
             module, pos,
@@ -1203,6 +1223,58 @@ def input_model_name(function_name: str) -> str:
 
 
 # --- pydantic's helpers, reproduced --------------------------------------------------
+
+
+def _node_json(node: _Node) -> JsonDict:
+    """pydantic's JSON for one node, keys in pydantic's order."""
+    schema = _kind_json(node)
+    for name, keyword in _VALIDATIONS.get(node.kind, ()) if node.kind != "decimal" else ():
+        if name in node.constraints:
+            schema[keyword] = node.constraints[name]
+    schema = {**schema, **node.updates}
+    schema.update(node.extra)
+    return schema
+
+def _kind_json(node: _Node) -> JsonDict:
+    kind = node.kind
+    if kind == "nullable":
+        inner = _node_json(node.args[0])
+        return dict(_NULL) if inner == _NULL else _union_of([inner, dict(_NULL)])
+    if kind == "union":
+        members = [_node_json(item) for item in node.args]
+        return members[0] if len(members) == 1 else _union_of(members)
+    if kind == "ref":
+        return {"$ref": node.ref}
+    if kind == "literal":
+        return _literal_json(list(node.values))
+    if kind == "decimal":
+        number: JsonDict = {"type": "number"}
+        for name, keyword in _NUMERIC:
+            if name in node.constraints:
+                number[keyword] = float(node.constraints[name])  # type: ignore[arg-type]
+        return {"anyOf": [number, {"type": "string"}]}
+    if kind in ("list", "set"):
+        items = _node_json(node.args[0])
+        return {"type": "array", "items": items} if kind == "list" else {
+            "type": "array", "uniqueItems": True, "items": items}
+    if kind == "tuple":
+        return _tuple_json(node)
+    if kind == "dict":
+        values = dict(_node_json(node.args[1]))
+        values.pop("title", None)
+        return {"type": "object", "additionalProperties": values or True}
+    return dict(_SCALAR_JSON[kind])
+
+def _tuple_json(node: _Node) -> JsonDict:
+    if node.variadic:
+        return {"type": "array", "items": _node_json(node.args[0])}
+    schema: JsonDict = {"type": "array"}
+    if node.args:
+        schema["prefixItems"] = [_node_json(item) for item in node.args]
+    schema["minItems"] = len(node.args)
+    schema["maxItems"] = len(node.args)
+    return schema
+
 
 
 def _normalize(name: str) -> str:
@@ -1347,7 +1419,9 @@ def _all_ref_uses(item: object) -> list[str]:
     return []
 
 
-def _collect_garbage(schema: JsonDict, definitions: dict[str, JsonDict], json_to_defs: dict[str, str]) -> dict[str, JsonDict]:
+def _collect_garbage(
+    schema: JsonDict, definitions: dict[str, JsonDict], json_to_defs: dict[str, str]
+) -> dict[str, JsonDict]:
     """``_garbage_collect_definitions``: keep the definitions ``schema`` reaches."""
     visited: set[str] = set()
     pending = _all_refs(schema)
@@ -1454,7 +1528,7 @@ def _encode_default(value: object, module: str, where: object) -> Any:
     """``default_schema``: sets are sorted first, then the value is encoded."""
     if isinstance(value, set | frozenset):
         try:
-            value = sorted(value)  # type: ignore[type-var]
+            value = sorted(value)
         except TypeError:
             raise _Unsupported(module, _pos_of(where), "a set default whose items cannot be sorted") from None
     return _to_json(value, module, where)
@@ -1478,7 +1552,7 @@ def _pos_of(where: object) -> Pos:
     return pos if isinstance(pos, Pos) else Pos(1, 0)
 
 
-def _updates(attributes: dict[str, object], module: str, source: _Source | None) -> JsonDict:
+def _updates(attributes: dict[str, object]) -> JsonDict:
     """``_extract_json_schema_info_from_field_info``: title, description, deprecated, examples."""
     deprecated = attributes.get("deprecated")
     updates = {
@@ -1499,7 +1573,9 @@ def _alias(attributes: dict[str, object]) -> str | None:
     return None
 
 
-def _merge_fields(calls: list[_FieldCall], assigned: _FieldCall | None) -> tuple[dict[str, object], list[tuple[str, object, Expr]]]:
+def _merge_fields(
+    calls: list[_FieldCall], assigned: _FieldCall | None
+) -> tuple[dict[str, object], list[tuple[str, object, Expr]]]:
     """``FieldInfo._construct``: attributes later-wins (``json_schema_extra`` dicts merged);
     the assigned ``Field``'s constraints go first, so ``Annotated``'s win (pydantic's HACK 1)."""
     attributes: dict[str, object] = {}

@@ -213,7 +213,7 @@ _PLAIN_BUDGET: Final = 2_000
 
 def _plain(value: object) -> bool:
     """Whether ``value`` is made only of dicts, lists and JSON scalars (and small)."""
-    pending = [value]
+    pending: list[object] = [value]
     budget = _PLAIN_BUDGET
     while pending:
         budget -= 1
@@ -224,11 +224,13 @@ def _plain(value: object) -> bool:
         if kind in _PLAIN_LEAVES:
             continue
         if kind is dict:
-            if not all(type(key) is str for key in item):  # type: ignore[attr-defined]
+            assert isinstance(item, dict)
+            if not all(type(key) is str for key in item):
                 return False
-            pending.extend(item.values())  # type: ignore[attr-defined]
+            pending.extend(item.values())
         elif kind is list:
-            pending.extend(item)  # type: ignore[call-overload]
+            assert isinstance(item, list)
+            pending.extend(item)
         else:
             return False
     return True

@@ -13,7 +13,6 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "ConfigError",
-    "NotImplementedCommandError",
     "SkillError",
     "ToolDefinitionError",
     "UsageError",
@@ -48,12 +47,6 @@ class UsageError(UserError):
 
 class ConfigError(UserError):
     """The project's configuration is missing or malformed."""
-
-    exit_code = EXIT_USAGE
-
-
-class NotImplementedCommandError(UserError):
-    """A command that exists in the interface but is not built yet."""
 
     exit_code = EXIT_USAGE
 

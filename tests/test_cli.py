@@ -36,14 +36,6 @@ def test_version(skill: RunSkill) -> None:
     assert (result.code, result.stdout) == (0, f"skill {__version__}\n")
 
 
-@pytest.mark.parametrize("command", ["chat"])
-def test_commands_not_built_yet_say_so_and_exit_2(skill: RunSkill, command: str) -> None:
-    result = skill(command)
-    assert result.code == 2
-    assert result.stderr == f"error: `skill {command}` is not built yet\n"
-    assert result.stdout == ""
-
-
 def test_unknown_option_is_a_usage_error(skill: RunSkill) -> None:
     result = skill("init", "demo", "--nope")
     assert result.code == 2

@@ -91,6 +91,7 @@ def _models(module: ModuleType) -> list[str]:
 MODULES = [
     "fx_scalars", "fx_unions", "fx_enums", "fx_nested", "fx_inheritance", "fx_collections",
     "fx_fields", "fx_config", "fx_future", "fx_validators", "fx_collide.top", "fx_collide.a",
+    "fx_aliases", "fx_pkg.inner",
 ]
 FUNCTION_MODULES = ["fx_functions", "fx_functions_future"]
 
@@ -100,7 +101,7 @@ def _model_names(source: str) -> list[str]:
     models: list[str] = []
     for node in ast.parse(source).body:
         if isinstance(node, ast.ClassDef):
-            bases = {ast.unparse(base).split("[")[0] for base in node.bases}
+            bases = {ast.unparse(base).split("[")[0].rpartition(".")[2] for base in node.bases}
             if bases & {"BaseModel", *models}:
                 models.append(node.name)
     return models
@@ -240,3 +241,18 @@ def test_check_examples(tmp_path: Path, code: str, kind: str, example: Any) -> N
     else:
         found = [(item.path, item.pos.line, item.pos.col) for item in findings if item.code == code]
         assert example.at in found, (found, [item.message for item in findings])
+
+
+def test_a_model_in_a_module_that_does_not_parse_is_reported(tmp_path: Path) -> None:
+    write_project(tmp_path, {
+        "agent.py": "",
+        "broken.py": "from pydantic import BaseModel\nclass Broken(BaseModel:\n    a: int\n",
+        "uses.py": (
+            "from pydantic import BaseModel\nfrom broken import Broken\n\nclass Uses(BaseModel):\n    b: Broken\n"
+        ),
+    })
+    linker = _linker(tmp_path)
+    for module, model, line in (("broken", "Broken", 1), ("uses", "Uses", 5)):
+        result = model_schema(linker, module, model)
+        assert result.schema is None
+        assert [(item.code, item.pos.line) for item in result.findings] == [(UNSUPPORTED, line)]

@@ -60,6 +60,9 @@ class Kind:
     hashable: bool = False
     #: Whether its literals may sit inside other values (a set there is encoded in hash order).
     nestable: bool = True
+    #: A recursive model: pydantic writes Field() metadata put on it inside a type into the
+    #: model's own schema (a pydantic bug the compiler refuses), so none is generated.
+    recursive: bool = False
 
 
 def _text() -> st.SearchStrategy[str]:
@@ -89,6 +92,7 @@ class Module:
 
     enums: list[tuple[str, list[str]]] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
+    recursive: set[str] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
 
 
@@ -100,7 +104,8 @@ def _one_of(*options: st.SearchStrategy[str] | None) -> st.SearchStrategy[str] |
 def _list_default(item: Kind, empty: str, wrap: Callable[[str], str]) -> st.SearchStrategy[str]:
     if item.defaults is None or not item.nestable:
         return st.just(empty)
-    return st.one_of(st.just(empty), st.lists(item.defaults, min_size=1, max_size=2).map(lambda items: wrap(", ".join(items))))
+    filled = st.lists(item.defaults, min_size=1, max_size=2).map(lambda items: wrap(", ".join(items)))
+    return st.one_of(st.just(empty), filled)
 
 
 @st.composite
@@ -119,7 +124,9 @@ def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None
     if choice == "scalar":
         return draw(st.sampled_from(SCALARS))
     if choice == "literal":
-        values = draw(st.lists(st.one_of(st.integers(-3, 3), _text(), st.booleans(), st.none()), min_size=1, max_size=3))
+        values = draw(
+            st.lists(st.one_of(st.integers(-3, 3), _text(), st.booleans(), st.none()), min_size=1, max_size=3)
+        )
         # typing caches Optional[Literal[1, 2]] under a key equal to Optional[Literal[2, 1]], so
         # the first spelling made in a process wins for both; one order per set avoids that.
         rendered = sorted({repr(value) for value in values})
@@ -129,14 +136,19 @@ def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None
         return Kind(name, st.sampled_from([f"{name}.{member}" for member in members]), hashable=True)
     if choice == "model":
         name = draw(st.sampled_from(module.models))
-        return Kind(name, st.just("{}") if draw(st.booleans()) else None)
+        return Kind(name, st.just("{}") if draw(st.booleans()) else None, recursive=name in module.recursive)
     if choice == "self":
         assert self_name is not None
-        spelled = draw(st.sampled_from([f'Optional["{self_name}"]', f'list["{self_name}"]', f'"Optional[{self_name}]"']))
+        module.recursive.add(self_name)
+        spelled = draw(
+            st.sampled_from([f'Optional["{self_name}"]', f'list["{self_name}"]', f'"Optional[{self_name}]"'])
+        )
         return Kind(spelled, st.just("[]" if spelled.startswith("list") else "None"))
     inner = draw(kinds(module, depth + 1))
     if choice == "optional":
-        spelled = draw(st.sampled_from([f"Optional[{inner.source}]", f"{inner.source} | None", f"Union[None, {inner.source}]"]))
+        spelled = draw(
+            st.sampled_from([f"Optional[{inner.source}]", f"{inner.source} | None", f"Union[None, {inner.source}]"])
+        )
         if inner.source.startswith(("Literal", "Annotated")) and "|" in spelled:
             spelled = f"Optional[{inner.source}]"
         if '"' in inner.source or inner.source == "None":  # `"M0" | None` fails at runtime
@@ -168,8 +180,11 @@ def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None
         if inner.defaults is not None and inner.nestable:
             defaults = st.one_of(defaults, inner.defaults.map(lambda value: f'{{"k": {value}}}'))
         return Kind(spelled, defaults, "object")
+    if inner.recursive:
+        return inner
     metadata = draw(field_arguments(inner, nested=True))
-    return Kind(f"Annotated[{inner.source}, Field({metadata})]", inner.defaults, inner.constrains, nestable=inner.nestable)
+    spelled = f"Annotated[{inner.source}, Field({metadata})]"
+    return Kind(spelled, inner.defaults, inner.constrains, nestable=inner.nestable)
 
 
 @st.composite
@@ -217,7 +232,8 @@ def model_field(draw: st.DrawFn, module: Module, name: str, owner: str) -> str:
         return f"    {name}: {kind.source}" + (f" = {default}" if default is not None else "")
     arguments = draw(field_arguments(kind, name=name))
     if style == "annotated" and '"' not in kind.source[:1]:
-        return f"    {name}: Annotated[{kind.source}, Field({arguments})]" + (f" = {default}" if default is not None else "")
+        assigned = f" = {default}" if default is not None else ""
+        return f"    {name}: Annotated[{kind.source}, Field({arguments})]{assigned}"
     if default is None and kind.constrains == "array" and draw(st.booleans()):
         first = "default_factory=list" if kind.source.startswith(("list", "List", "Sequence")) else "..."
     else:
@@ -233,7 +249,8 @@ def enum_source(draw: st.DrawFn, module: Module) -> None:
     if flavour in ("int", "IntEnum"):
         values = [repr(value) for value in draw(st.lists(st.integers(-3, 9), min_size=count, max_size=count))]
     elif flavour == "plain":
-        values = [repr(value) for value in draw(st.lists(st.one_of(st.integers(0, 3), _text()), min_size=count, max_size=count))]
+        mixed = st.lists(st.one_of(st.integers(0, 3), _text()), min_size=count, max_size=count)
+        values = [repr(value) for value in draw(mixed)]
     else:
         values = [repr(value) for value in draw(st.lists(_text(), min_size=count, max_size=count))]
     bases = {"str": "str, enum.Enum", "int": "int, enum.Enum", "IntEnum": "enum.IntEnum",

@@ -1,5 +1,6 @@
 """Field() and Annotated in every position the subset allows."""
 
+from decimal import Decimal
 from typing import Annotated, ClassVar, Optional
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -90,3 +91,20 @@ class Repeats(BaseModel):
 
     sub: Sub = Field(title="Sub", description="Kept.")
     extra: Annotated[Sub, Field(json_schema_extra={"title": "Sub"})] = Field(default_factory=Sub)
+
+
+class SplitDefault(BaseModel):
+    """The annotation and the value of a field may be written apart."""
+
+    count: int
+    count = 5  # type: ignore[misc]
+
+
+class Validating(BaseModel):
+    """Constraints that change validation but not the schema."""
+
+    price: Decimal = Field(max_digits=8, decimal_places=2, ge=0)
+    count: int = Field(strict=True, le=5)
+    ratio: Optional[float] = Field(default=None, allow_inf_nan=False)
+    items: list[int] = Field(default_factory=list, fail_fast=True, strict=True)
+    tagged: Annotated[str, Field(strict=True, alias_priority=1, alias="Tagged")] = ""

@@ -70,3 +70,11 @@ class Literals(BaseModel):
     m: Union[Literal["a"], Literal["b"]]
     n: Literal[b"raw"]
     o: Literal[False, True] = False
+    p: Literal["happy", Mood.HAPPY]
+
+
+class Equalish(BaseModel):
+    """1 == True, but Literal[1] and Literal[True] are distinct union members."""
+
+    a: Union[Literal[1], Literal[True]]
+    b: Optional[Union[Literal[0], Literal[False], Literal[0]]] = None

@@ -62,6 +62,18 @@ class Plain(BaseModel):
         return int(value)
 
 
+plain_check = field_validator("a", mode="plain")
+
+
+class AliasedValidator(BaseModel):
+    a: int
+
+    @plain_check  # unsupported[AliasedValidator]: plain_check
+    @classmethod
+    def check(cls, value: Any) -> int:
+        return int(value)
+
+
 class InputType(BaseModel):
     a: int
 

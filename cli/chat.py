@@ -1,0 +1,378 @@
+"""``skill chat``: talk to the agent through a model, its tool calls run as they come.
+
+The project is compiled first when ``dist/`` is stale.  With ``-m``, one message is sent,
+the answer printed on stdout (the tool calls and results on stderr), and the exit code
+says how it went: 0 answered, 1 the model endpoint failed or the step bound ended the
+turn (or the project does not compile), 2 usage.  Without ``-m``, an interactive session
+(line editing and history through ``readline`` on a terminal) shows each tool call and
+result as it happens and ends on ``/exit`` or end of input; a model failure there is
+reported and the session goes on.
+
+Approval of a ``needs_approval`` tool is asked at a ``[y/N]`` prompt in a session; with
+``-m`` nobody is there to ask, so such calls are refused unless ``--approve`` is given
+(which approves every one, in a session too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..runtime.errors import UsageError
+from ..runtime.models import ModelError, Reply, ToolCall
+from .consoles import runtime_log, stderr, stdout
+
+if TYPE_CHECKING:
+    from rich.live import Live
+
+    from ..runtime.agent import AgentLoop
+    from ..runtime.loader import Approver
+    from ..runtime.models import Message, Model
+    from ..runtime.results import ToolResult
+    from ..runtime.threads import Thread
+
+__all__ = ["ChatView", "run_chat_command"]
+
+EXIT_FAILED: Final = 1
+#: A tool result is shown up to this many characters and lines; the model gets all of it.
+_SHOWN_CHARS: Final = 1500
+_SHOWN_LINES: Final = 20
+#: Arguments are shown up to this many characters.
+_SHOWN_ARGUMENTS: Final = 300
+#: Lines of input history kept in ``.skill/chat_history``.
+_HISTORY_LENGTH: Final = 1000
+_EXIT_COMMANDS: Final = frozenset({"/exit", "/quit"})
+_YES: Final = frozenset({"y", "yes"})
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f" ... ({len(text) - limit} more characters)"
+
+
+def _shown_output(text: str) -> str:
+    lines = _shorten(text, _SHOWN_CHARS).splitlines() or [""]
+    if len(lines) > _SHOWN_LINES:
+        lines = [*lines[:_SHOWN_LINES], f"... ({len(lines) - _SHOWN_LINES} more lines)"]
+    return "\n   ".join(lines)
+
+
+class ChatView:
+    """Shows a turn as it happens: the answer on ``out``, tool calls and results on ``trace``.
+
+    On a terminal the answer is rendered as Markdown while it streams; elsewhere it is
+    written as the model sent it, so that ``skill chat -m ... > answer.txt`` keeps it intact.
+    """
+
+    def __init__(self, out: Console, trace: Console, *, one_shot: bool) -> None:
+        self.out = out
+        self.trace = trace
+        self.one_shot = one_shot
+        self.markdown = out.is_terminal and not out.is_dumb_terminal
+        self._pieces: list[str] = []
+        self._live: Live | None = None
+
+    # --- TurnEvents ----------------------------------------------------------------
+
+    def text(self, delta: str) -> None:
+        self._pieces.append(delta)
+        if not self.markdown:
+            self.out.file.write(delta)
+            self.out.file.flush()
+            return
+        from rich.live import Live
+        from rich.markdown import Markdown
+
+        if self._live is None:
+            self._live = Live(
+                console=self.out,
+                auto_refresh=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
+                vertical_overflow="visible",
+            )
+            self._live.start()
+        self._live.update(Markdown("".join(self._pieces)), refresh=True)
+
+    def reply(self, reply: Reply) -> None:
+        self.end_text()
+
+    def tool_started(self, call: ToolCall) -> None:
+        arguments = _shorten(call.arguments.strip() or "{}", _SHOWN_ARGUMENTS)
+        self.trace.print(f"[bold cyan]->[/] [bold]{escape(call.name)}[/] {escape(arguments)}")
+
+    def tool_finished(self, call: ToolCall, result: ToolResult) -> None:
+        took = f"({result.duration_ms:.0f} ms)"
+        shown = escape(_shown_output(result.output))
+        if not result.is_error:
+            self.trace.print(f"[bold cyan]<-[/] [bold]{escape(call.name)}[/] [green]ok[/] {took}: {shown}")
+            return
+        self.trace.print(
+            f"[bold cyan]<-[/] [bold]{escape(call.name)}[/] [bold red]failed, {result.error_type}[/] {took}: {shown}"
+        )
+        if result.error_type == "approval_denied" and self.one_shot:
+            self.trace.print("   [dim]pass --approve to approve the tools that need approval[/]")
+
+    # --- the rest of the session ------------------------------------------------------
+
+    def end_text(self) -> None:
+        """Finish the text streamed so far (before a prompt, a tool call or an error)."""
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+        elif self._pieces and not "".join(self._pieces).endswith("\n"):
+            self.out.file.write("\n")
+            self.out.file.flush()
+        self._pieces.clear()
+
+    def stopped(self, steps: int) -> None:
+        self.end_text()
+        self.trace.print(
+            f"[bold yellow]Stopped:[/] the model was asked {steps} times this turn and still called tools "
+            "instead of answering. Ask again to go on, or allow more with --max-steps."
+        )
+
+    def failed(self, error: ModelError) -> None:
+        self.end_text()
+        stderr().print(f"[bold red]error:[/] {escape(error.message)}")
+        if error.hint:
+            stderr().print(f"[bold]hint:[/] {escape(error.hint)}")
+
+
+def _approve_all(name: str, arguments: dict[str, Any]) -> bool:
+    return True
+
+
+class _Prompter:
+    """Reads the user's lines: with ``readline`` on a terminal (editing, history kept in ``.skill/``)."""
+
+    def __init__(self, root: Path) -> None:
+        self.readline: Any = None
+        self.history = root / ".skill" / "chat_history"
+        if sys.stdin.isatty():
+            with contextlib.suppress(ImportError):  # not built on every platform
+                import readline
+
+                self.readline = readline
+                readline.set_history_length(_HISTORY_LENGTH)
+                with contextlib.suppress(OSError):
+                    readline.read_history_file(self.history)
+
+    def line(self, prompt: str) -> str:
+        """One line of input; ``EOFError`` at the end of input."""
+        return input(prompt)
+
+    def answer(self, question: str) -> str:
+        """A one-off answer, kept out of the history; end of input or Ctrl-C is no answer."""
+        previous = signal.getsignal(signal.SIGINT)
+        # asyncio.Runner's handler only cancels the turn: at a prompt, Ctrl-C must stop the reading.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            text = input(question)
+        except (EOFError, KeyboardInterrupt):
+            sys.stdout.write("\n")
+            return ""
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if self.readline is not None and text:
+            length = self.readline.get_current_history_length()
+            if length:
+                self.readline.remove_history_item(length - 1)
+        return text
+
+    def save(self) -> None:
+        if self.readline is None:
+            return
+        with contextlib.suppress(OSError):
+            self.history.parent.mkdir(parents=True, exist_ok=True)
+            self.readline.write_history_file(self.history)
+
+
+def _asker(prompter: _Prompter, view: ChatView) -> Approver:
+    """Ask at a ``[y/N]`` prompt, on the event loop's thread, so that one question is asked at a time."""
+
+    async def ask(name: str, arguments: dict[str, Any]) -> bool:
+        view.end_text()
+        shown = _shorten(json.dumps(arguments, ensure_ascii=False), _SHOWN_ARGUMENTS)
+        approved = prompter.answer(f"Run {name} {shown}? [y/N] ").strip().lower() in _YES
+        view.trace.print("   approved" if approved else "   [yellow]declined[/]")
+        return approved
+
+    return ask
+
+
+def _offline_notice() -> str:
+    return (
+        "No model endpoint is configured, so the built-in offline model answers: "
+        "/tools lists the tools, /call NAME {json} calls one. "
+        "For a real model pass --model NAME (and --base-url URL), or set SKILL_MODEL / OPENAI_BASE_URL."
+    )
+
+
+def run_chat_command(
+    project: Path,
+    message: str | None,
+    *,
+    environment: str,
+    model: str | None,
+    base_url: str | None,
+    thread_id: str | None,
+    max_steps: int | None,
+    approve: bool,
+    debug: bool = False,
+) -> int:
+    """Compile if needed, then chat: one message with ``message``, else a session; return the exit code."""
+    from ..runtime.threads import check_thread_id, thread_path
+
+    if message is not None and not message.strip():
+        raise UsageError("-m needs a message", hint="""e.g. skill chat -m 'Where is order A1001?'""")
+    if thread_id is not None:
+        check_thread_id(thread_id)  # a usage error before anything is compiled
+
+    from ..compiler.api import compile_project
+
+    report = compile_project(project)
+    if not report.ok:
+        from .render import print_text
+
+        print_text(stderr(), report)
+        stderr().print("[bold red]error:[/] the project does not compile; fix the errors above first")
+        return EXIT_FAILED
+
+    from ..runtime.agent import AgentLoop, chat_config
+    from ..runtime.context import ToolContext
+    from ..runtime.envfile import load_env
+    from ..runtime.loader import load_dist
+    from ..runtime.models import open_model
+    from ..runtime.threads import Thread, load_thread, save_thread
+
+    root = report.config.root
+    config = chat_config(
+        report.config.chat, model=model, base_url=base_url, max_steps=max_steps, environ=os.environ
+    )
+    for warning in config.warnings:
+        stderr().print(f"[bold yellow]warning:[/] {escape(warning)}")
+    context = ToolContext(
+        call_id="chat",
+        environment=environment,  # type: ignore[arg-type]
+        env=load_env(root, environment),
+    )
+    runtime = load_dist(report.config.out)
+    try:
+        thread: Thread | None = None
+        if thread_id is not None:
+            thread = load_thread(root, thread_id, runtime.manifest.agent.name) or Thread(
+                thread_id, runtime.manifest.agent.name
+            )
+        chosen = open_model(config.model, os.environ)
+        one_shot = message is not None
+        view = ChatView(stdout(), stderr() if one_shot else stdout(), one_shot=one_shot)
+        prompter = None if one_shot else _Prompter(root)
+        approver: Approver | None = None
+        if approve:
+            approver = _approve_all
+        elif prompter is not None:
+            approver = _asker(prompter, view)
+        loop = AgentLoop(runtime, chosen, context, max_steps=config.max_steps, approver=approver, events=view)
+        messages: list[Message] = thread.messages if thread is not None else []
+
+        def save() -> None:
+            """Keep the thread after each turn (a thread that never had a message is not created)."""
+            if thread is not None and (thread.messages or thread_path(root, thread.id).exists()):
+                save_thread(root, thread)
+
+        with runtime_log(stderr(), debug=debug), asyncio.Runner() as runner:
+            try:
+                if message is not None:
+                    return _one_message(runner, loop, view, messages, message, chosen, save)
+                assert prompter is not None
+                return _session(runner, loop, view, prompter, messages, chosen, thread, save)
+            finally:
+                runner.run(chosen.aclose())
+    finally:
+        runtime.close()
+
+
+def _one_message(
+    runner: asyncio.Runner,
+    loop: AgentLoop,
+    view: ChatView,
+    messages: list[Message],
+    message: str,
+    model: Model,
+    save: Callable[[], None],
+) -> int:
+    from ..runtime.offline import OfflineModel
+
+    if isinstance(model, OfflineModel):
+        view.trace.print(f"[dim]{escape(_offline_notice())}[/]")
+    try:
+        result = runner.run(loop.turn(messages, message))
+    finally:
+        view.end_text()
+        save()
+    if result.stopped:
+        view.stopped(result.steps)
+        return EXIT_FAILED
+    if not result.answer.strip():
+        view.trace.print("[dim]The model answered with no text.[/]")
+    return 0
+
+
+def _session(
+    runner: asyncio.Runner,
+    loop: AgentLoop,
+    view: ChatView,
+    prompter: _Prompter,
+    messages: list[Message],
+    model: Model,
+    thread: Thread | None,
+    save: Callable[[], None],
+) -> int:
+    from ..runtime.offline import OfflineModel
+
+    out = view.out
+    agent = loop.runtime.manifest.agent.name
+    out.print(f"[bold]skill chat[/]: agent [bold]{escape(agent)}[/], answered by {escape(model.label)}.")
+    if isinstance(model, OfflineModel):
+        out.print(f"[dim]{escape(_offline_notice())}[/]")
+    if thread is not None:
+        told = f"{len(messages)} messages so far" if messages else "a new conversation"
+        out.print(f"Thread [bold]{escape(thread.id)}[/]: {told}.")
+    out.print("[dim]/exit or end of input (Ctrl-D) leaves.[/]\n")
+    try:
+        while True:
+            try:
+                line = prompter.line("> ")
+            except EOFError:
+                out.print()
+                return 0
+            text = line.strip()
+            if not text:
+                continue
+            if text in _EXIT_COMMANDS:
+                return 0
+            try:
+                result = runner.run(loop.turn(messages, text))
+            except ModelError as error:
+                view.failed(error)
+            except KeyboardInterrupt:
+                view.end_text()
+                view.trace.print("[yellow]interrupted[/]")
+            else:
+                view.end_text()
+                if result.stopped:
+                    view.stopped(result.steps)
+            save()
+            out.print()
+    finally:
+        prompter.save()

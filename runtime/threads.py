@@ -1,0 +1,138 @@
+"""Conversations kept between sessions: ``.skill/threads/<id>.json`` in the project.
+
+A thread file holds the conversation's messages as Chat Completions messages (user,
+assistant with its tool calls, tool results), without the system prompt, which is
+rebuilt every turn from the agent's persona and the skills offered then::
+
+    {"format": 1, "id": "support-42", "agent": "shop",
+     "created": "2026-05-01T09:30:00Z", "updated": "2026-05-01T09:31:12Z",
+     "messages": [{"role": "user", "content": "..."}, ...]}
+
+It is written whole and atomically (a temporary file renamed over the old one), so an
+interrupted write leaves the previous version.  A file that is not a thread is never
+overwritten: reading it is an error that says where it is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Final
+
+from .errors import UsageError, UserError
+from .models import Message
+
+__all__ = [
+    "THREAD_FORMAT",
+    "THREADS_FOLDER",
+    "Thread",
+    "check_thread_id",
+    "load_thread",
+    "save_thread",
+    "thread_path",
+]
+
+THREAD_FORMAT: Final = 1
+#: Where threads live, relative to the project's root.
+THREADS_FOLDER: Final = Path(".skill") / "threads"
+_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_ROLES: Final = frozenset({"user", "assistant", "tool"})
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Thread:
+    """One conversation: its id and its messages, oldest first."""
+
+    id: str
+    agent: str
+    messages: list[Message] = field(default_factory=list)
+    created: str = field(default_factory=_now)
+    updated: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": THREAD_FORMAT,
+            "id": self.id,
+            "agent": self.agent,
+            "created": self.created,
+            "updated": self.updated or self.created,
+            "messages": self.messages,
+        }
+
+
+def check_thread_id(thread_id: str) -> str:
+    """Return ``thread_id`` if it is a plain file name; a ``UsageError`` otherwise."""
+    if _ID.fullmatch(thread_id) is None or thread_id.endswith("."):
+        raise UsageError(
+            f"--thread {thread_id!r} is not a valid thread id",
+            hint="use up to 100 letters, digits, '.', '_' and '-', starting with a letter or digit "
+            "(no path separators)",
+        )
+    return thread_id
+
+
+def thread_path(root: Path, thread_id: str) -> Path:
+    """The file of thread ``thread_id``; a ``UsageError`` for an id that is not a plain name."""
+    return root / THREADS_FOLDER / f"{check_thread_id(thread_id)}.json"
+
+
+def _valid_message(message: object) -> bool:
+    return isinstance(message, dict) and message.get("role") in _ROLES
+
+
+def load_thread(root: Path, thread_id: str, agent: str) -> Thread | None:
+    """The thread ``thread_id`` of the project at ``root``, or ``None`` if it does not exist yet."""
+    path = thread_path(root, thread_id)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise UserError(f"cannot read the thread {path}: {error.strerror or error}") from None
+    hint = f"move {path} away, or use another --thread id"
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise UserError(f"{path} is not a thread file: it is not valid JSON ({error})", hint=hint) from None
+    if not isinstance(document, dict) or document.get("format") != THREAD_FORMAT:
+        raise UserError(f"{path} is not a thread file of format {THREAD_FORMAT}", hint=hint)
+    messages = document.get("messages")
+    if not isinstance(messages, list) or not all(_valid_message(message) for message in messages):
+        raise UserError(f"{path} is not a thread file: its messages are malformed", hint=hint)
+    created = document.get("created")
+    return Thread(
+        id=thread_id,
+        agent=str(document.get("agent") or agent),
+        messages=messages,
+        created=created if isinstance(created, str) else _now(),
+        updated=str(document.get("updated") or ""),
+    )
+
+
+def save_thread(root: Path, thread: Thread) -> Path:
+    """Write ``thread`` to its file, atomically; return the file's path."""
+    path = thread_path(root, thread.id)
+    thread.updated = _now()
+    text = json.dumps(thread.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{thread.id}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise UserError(f"cannot save the thread {path}: {error.strerror or error}") from None
+    return path
