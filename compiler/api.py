@@ -127,12 +127,14 @@ def compile_project(
         sources = {item.path: content for item, _, content in snapshot.files}
         keys = {item.path: key for item, key, _ in snapshot.files}
         artifacts_path = config.root / CACHE_DIR / ARTIFACTS_CACHE
-        cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if use_cache else {}
+        caching = use_cache and emit  # a check builds no archives, so it caches nothing
+        cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if caching else {}
         before = dict(cache)
         artifacts = build_artifacts(
-            linked, sources, import_schemas=config.schema == "import", keys=keys, cache=cache
+            linked, sources, import_schemas=config.schema == "import", keys=keys,
+            cache=cache if caching else None, archives=emit,
         )
-        if use_cache:
+        if caching:
             current = {tool.name for tool in linked.tools}
             kept = {name: value for name, value in cache.items() if name in current}
             if kept != before:

@@ -99,6 +99,7 @@ def build_artifacts(
     import_schemas: bool,
     keys: Mapping[str, str] | None = None,
     cache: dict[str, tuple[str, CachedTool]] | None = None,
+    archives: bool = True,
 ) -> Artifacts:
     """Build every tool's and skill's artifacts in memory.
 
@@ -120,7 +121,7 @@ def build_artifacts(
             tools.append(EmittedTool(tool, archive, entry, requirements, input_schema, parameters, output_schema))
             continue
         before = len(findings)
-        built = _build_tool(linker, tool, sources, declared, import_schemas, findings)
+        built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives)
         if built is not None:
             tools.append(built)
             if cache is not None and key is not None:
@@ -136,7 +137,7 @@ def build_artifacts(
             continue
         entry = condition_module_name(skill.name)
         files = [*plan_files(linker, skill.module, sources), (f"{entry}.py", condition_source(skill.name, skill.module).encode())]
-        skills.append(EmittedSkill(skill, write_archive(sorted(files)), entry))
+        skills.append(EmittedSkill(skill, write_archive(sorted(files)) if archives else b"", entry))
     return Artifacts(tuple(tools), tuple(skills), tuple(findings))
 
 
@@ -147,11 +148,12 @@ def _build_tool(
     declared: Mapping[str, str],
     import_schemas: bool,
     findings: list[Finding],
+    archives: bool = True,
 ) -> EmittedTool | None:
     """One tool's bundle, schemas and definition; ``None`` after a finding says why not."""
     bundle = plan_bundle(linker, tool, sources, declared, _distributions)
     findings.extend(bundle.findings)
-    archive = write_archive(bundle.files)
+    archive = write_archive(bundle.files) if archives or import_schemas else b""
     schemas: list[Mapping[str, Any] | None] = []
     unsupported: list[Finding] = []
     for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
