@@ -7,31 +7,9 @@ each example into a case, so a check and its documentation cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-
-from .types import Severity
+from .types import Check, Example, Severity
 
 __all__ = ["CHECKS", "Check", "Example", "severity_of"]
-
-
-@dataclass(frozen=True)
-class Example:
-    """A project under ``src/`` (file name -> source); ``at`` is where the diagnostic is."""
-
-    files: Mapping[str, str | bytes]
-    at: tuple[str, int, int] | None = None
-
-
-@dataclass(frozen=True)
-class Check:
-    """One diagnostic code and what it means."""
-
-    code: str
-    severity: Severity
-    summary: str
-    valid: tuple[Example, ...] = field(default=())
-    invalid: tuple[Example, ...] = field(default=())
 
 
 def _agent(tools: str, imports: str = "from tools import Lookup", extra: str = "") -> str:

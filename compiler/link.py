@@ -19,7 +19,6 @@ from typing import Any
 
 from ..runtime.docstrings import parse_docstring
 from ..runtime.spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, is_conventional_name, is_valid_name
-from .checks import severity_of
 from .types import (
     AgentInfo,
     BinOp,
@@ -74,6 +73,8 @@ class Finding:
 
     @property
     def severity(self) -> Severity:
+        from .checks import severity_of  # here, not at the top: checks.py imports schema.py
+
         return severity_of(self.code)
 
 

@@ -67,16 +67,18 @@ from typing import Any, TypeAlias
 from ..runtime.docstrings import parse_docstring
 
 # The module, not its names: checks.py imports this module at its end to register
-# SCHEMA_CHECKS, at a time when link.py may still be importing checks.py.
+# SCHEMA_CHECKS; link.py reads checks.py only when a finding's severity is asked for.
+from ..runtime.spec import function_input_model_name
 from . import link
-from .checks import Check, Example
 from .index import IndexFailure, index_source
 from .types import (
     BinOp,
     Call,
+    Check,
     Const,
     Container,
     Dynamic,
+    Example,
     Expr,
     FunctionInfo,
     Pos,
@@ -85,7 +87,7 @@ from .types import (
     Subscript,
 )
 
-__all__ = ["SCHEMA_CHECKS", "SchemaResult", "function_schema", "input_model_name", "model_schema"]
+__all__ = ["SCHEMA_CHECKS", "SchemaResult", "function_schema", "model_schema"]
 
 JsonDict: TypeAlias = dict[str, Any]
 
@@ -1199,7 +1201,7 @@ def function_schema(linker: link.Linker, module: str, function: FunctionInfo) ->
             generator.report(module, param.pos, f"parameter {param.name!r} starts with an underscore")
             continue
         sources.append(_Source(param.name, module, param.annotation, param.default, param.pos, docs.get(param.name)))
-    name = input_model_name(function.name)
+    name = function_input_model_name(function.name)
     try:
         ref, pending = generator.define(module, name, f"function:{module}:{function.name}", (module, function.pos))
     except _Unsupported as error:
@@ -1211,15 +1213,6 @@ def function_schema(linker: link.Linker, module: str, function: FunctionInfo) ->
         schema.setdefault("title", name)
         generator.definitions[ref] = schema
     return generator.finish(_Node("ref", ref=_json_ref(ref)))
-
-
-def input_model_name(function_name: str) -> str:
-    """The input model's name, as ``runtime.sdk.function_input_model_name`` makes it.
-
-    Repeated here because importing ``runtime.sdk`` would import pydantic into every
-    compile; tests/test_schema.py checks that the two agree.
-    """
-    return "".join(part[:1].upper() + part[1:] for part in function_name.split("_")) + "Input"
 
 
 # --- pydantic's helpers, reproduced --------------------------------------------------

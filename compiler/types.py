@@ -19,6 +19,8 @@ from typing import Literal, NamedTuple, TypeAlias
 __all__ = [
     "AgentInfo",
     "BinOp",
+    "Check",
+    "Example",
     "Call",
     "ClassInfo",
     "Config",
@@ -379,3 +381,25 @@ class AgentInfo:
     module: str
     qualname: str
     source: Source
+
+
+# --- Checks: what each diagnostic code means, with examples ---------------------------
+
+
+@dataclass(frozen=True)
+class Example:
+    """A project under ``src/`` (file name -> source); ``at`` is where the diagnostic is."""
+
+    files: Mapping[str, str | bytes]
+    at: tuple[str, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One diagnostic code and what it means."""
+
+    code: str
+    severity: Severity
+    summary: str
+    valid: tuple[Example, ...] = field(default=())
+    invalid: tuple[Example, ...] = field(default=())

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field, create_model
 from .context import ToolContext
 from .docstrings import parse_docstring
 from .errors import ToolDefinitionError
-from .spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, MAX_NAME_LENGTH, is_valid_name
+from .spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, MAX_NAME_LENGTH, function_input_model_name, is_valid_name
 
 __all__ = [
     "Agent",
@@ -208,14 +208,6 @@ class Tool:
             raise ToolDefinitionError(f"{where}: metadata must be a mapping with string keys")
         if not isinstance(self.voice, ToolFlag):
             raise ToolDefinitionError(f"{where}: voice must be a ToolFlag")
-
-
-def function_input_model_name(function_name: str) -> str:
-    """Name the input model of a function-form tool (its schema's ``title``).
-
-    ``cancel_order`` gives ``CancelOrderInput``.  The compiler names it the same way.
-    """
-    return "".join(part[:1].upper() + part[1:] for part in function_name.split("_")) + "Input"
 
 
 def _is_context_annotation(annotation: object) -> bool:

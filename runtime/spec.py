@@ -17,6 +17,7 @@ __all__ = [
     "MANIFEST",
     "MANIFEST_FORMAT",
     "MAX_NAME_LENGTH",
+    "function_input_model_name",
     "NAME_PATTERN",
     "NAME_STYLE_PATTERN",
     "is_valid_name",
@@ -52,3 +53,11 @@ def is_valid_name(name: object) -> bool:
 def is_conventional_name(name: str) -> bool:
     """Tell whether ``name`` follows the lower-case naming convention."""
     return NAME_STYLE_PATTERN.fullmatch(name) is not None
+
+
+def function_input_model_name(function_name: str) -> str:
+    """Name the input model of a function-form tool (its schema's ``title``).
+
+    ``cancel_order`` gives ``CancelOrderInput``.  The compiler names it the same way.
+    """
+    return "".join(part[:1].upper() + part[1:] for part in function_name.split("_")) + "Input"
