@@ -127,14 +127,13 @@ def compile_project(
         sources = {item.path: content for item, _, content in snapshot.files}
         keys = {item.path: key for item, key, _ in snapshot.files}
         artifacts_path = config.root / CACHE_DIR / ARTIFACTS_CACHE
-        caching = use_cache and emit  # a check builds no archives, so it caches nothing
-        cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if caching else {}
+        cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if use_cache else {}
         before = dict(cache)
         artifacts = build_artifacts(
             linked, sources, import_schemas=config.schema == "import", keys=keys,
-            cache=cache if caching else None, archives=emit,
+            cache=cache if use_cache else None, archives=emit,
         )
-        if caching:
+        if use_cache and emit:  # a check zips no bundles: what it built is not kept
             current = {tool.name for tool in linked.tools}
             kept = {name: value for name, value in cache.items() if name in current}
             if kept != before:

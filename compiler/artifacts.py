@@ -124,7 +124,7 @@ def build_artifacts(
         built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives)
         if built is not None:
             tools.append(built)
-            if cache is not None and key is not None:
+            if cache is not None and key is not None and archives:
                 cache[tool.name] = (
                     key,
                     (built.archive, built.entry_module, built.requirements, built.input_schema,
