@@ -21,7 +21,7 @@ __all__ = ["CACHE_DIR", "CACHE_FORMAT", "load_cache", "write_cache"]
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
 
 

@@ -335,6 +335,8 @@ class _Indexer:
         methods: list[FunctionInfo] = []
         body, prefix = _block(node.body, (*path, "body"))
         ast_body = ast_class.body if ast_class else None
+        nested: list[tuple[str, Pos]] = []
+        skipped: list[Pos] = []
         for statement, statement_path, statement_pos, statement_twin in self._paired(body, prefix, ast_body):
             if isinstance(statement, cst.Assign | cst.AnnAssign):
                 attributes.extend(
@@ -344,6 +346,10 @@ class _Indexer:
                 methods.append(
                     self._function(statement, statement_path, statement_pos, statement_twin, None)
                 )
+            elif isinstance(statement, cst.ClassDef):
+                nested.append((statement.name.value, statement_pos))
+            elif not isinstance(statement, cst.Expr | cst.Pass | cst.Import | cst.ImportFrom):
+                skipped.append(statement_pos)
         return ClassInfo(
             name=node.name.value,
             bases=tuple(bases),
@@ -356,6 +362,8 @@ class _Indexer:
             docstring=node.get_docstring(),
             pos=pos,
             branch=branch,
+            nested=tuple(nested),
+            skipped=tuple(skipped),
         )
 
     def _decorators(

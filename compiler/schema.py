@@ -439,6 +439,14 @@ class _Generator:
             if isinstance(symbol, link.ExternalSym) and symbol.qualname in _BASE_MODEL:
                 continue
             self.report(module, base.pos, f"base class {_describe(base)} of model {info.name} is not a project model")
+        for name, pos in info.nested:
+            self.report(
+                module, pos,
+                f"class {name} inside model {info.name}"
+                + (" (pydantic v1's configuration; use model_config = ConfigDict(...))" if name == "Config" else ""),
+            )
+        for pos in info.skipped:
+            self.report(module, pos, f"a statement in the body of model {info.name} that is not a field or method")
         for method in info.methods:
             if method.name in _SCHEMA_HOOKS:
                 self.report(module, method.pos, f"{info.name}.{method.name} customises pydantic's schema")

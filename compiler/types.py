@@ -224,6 +224,10 @@ class ClassInfo:
     docstring: str | None
     pos: Pos
     branch: str | None = None
+    #: Classes defined in the body (pydantic v1's ``class Config:``), with positions.
+    nested: tuple[tuple[str, Pos], ...] = ()
+    #: Statements of the body the index does not read (``if``/``try``/``for``...).
+    skipped: tuple[Pos, ...] = ()
 
     def attribute(self, name: str) -> ValueBinding | None:
         """The last binding of ``name`` in the class body."""

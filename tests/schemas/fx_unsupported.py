@@ -233,3 +233,16 @@ class OptionalNested(BaseModel):
     nested: Optional[Address] = None
     third: list[Third] = []
 
+
+
+class OldStyle(BaseModel):
+    name: str
+
+    class Config:  # unsupported[OldStyle]: class Config
+        extra = "forbid"
+
+
+class Branching(BaseModel):
+    name: str
+    if True:  # unsupported[Branching]: if True
+        extra: int = 0
