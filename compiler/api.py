@@ -133,9 +133,9 @@ def compile_project(
             linked, sources, import_schemas=config.schema == "import", keys=keys,
             cache=cache if use_cache else None, archives=emit,
         )
-        if use_cache and emit:  # a check zips no bundles: what it built is not kept
+        if use_cache:
             current = {tool.name for tool in linked.tools}
-            kept = {name: value for name, value in cache.items() if name in current}
+            kept = {slot: value for slot, value in cache.items() if slot.split("#")[0] in current}
             if kept != before:
                 write_cache(artifacts_path, kept)
         diagnostics.extend(map(locator.diagnostic, artifacts.findings))

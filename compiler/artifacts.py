@@ -114,7 +114,9 @@ def build_artifacts(
     tools: list[EmittedTool] = []
     for tool in linked.tools:
         key = artifact_key(linker, tool, keys, import_schemas) if keys is not None and cache is not None else None
-        known = cache.get(tool.name) if cache is not None and key is not None else None
+        # A check keeps its results (without archives) apart from a compile's.
+        slot = tool.name if archives else f"{tool.name}#check"
+        known = cache.get(slot) if cache is not None and key is not None else None
         if known is not None and known[0] == key:
             archive, entry, requirements, input_schema, parameters, output_schema, found = known[1]
             findings.extend(found)
@@ -124,8 +126,8 @@ def build_artifacts(
         built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives)
         if built is not None:
             tools.append(built)
-            if cache is not None and key is not None and archives:
-                cache[tool.name] = (
+            if cache is not None and key is not None:
+                cache[slot] = (
                     key,
                     (built.archive, built.entry_module, built.requirements, built.input_schema,
                      built.parameters, built.output_schema, tuple(findings[before:])),

@@ -70,7 +70,6 @@ from ..runtime.docstrings import parse_docstring
 # SCHEMA_CHECKS; link.py reads checks.py only when a finding's severity is asked for.
 from ..runtime.spec import function_input_model_name
 from . import link
-from .index import IndexFailure, index_source
 from .types import (
     BinOp,
     Call,
@@ -1616,6 +1615,8 @@ def _attribute_pos(cls: link.ClassSym, name: str) -> Pos:
 
 def _parse_annotation(text: str, pos: Pos) -> Expr | None:
     """A forward reference's text as an expression, every node placed at the string."""
+    from .index import IndexFailure, index_source  # LibCST, imported only for quoted annotations
+
     try:
         ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
