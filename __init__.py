@@ -37,26 +37,11 @@ __all__ = [
     "tool",
 ]
 
-_EXPORTS = {
-    "Agent": ".runtime.sdk",
-    "Condition": ".runtime.sdk",
-    "FunctionTool": ".runtime.sdk",
-    "Skill": ".runtime.sdk",
-    "Tool": ".runtime.sdk",
-    "ToolFlag": ".runtime.sdk",
-    "tool": ".runtime.sdk",
-    "Environment": ".runtime.context",
-    "ToolContext": ".runtime.context",
-    "SkillError": ".runtime.errors",
-    "ToolDefinitionError": ".runtime.errors",
-    "UserError": ".runtime.errors",
-}
-
-
 def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
+    # The runtime package knows where each name lives and loads it on first use.
+    if name not in __all__:
         raise AttributeError(f"module 'skillc' has no attribute {name!r}")
-    value = getattr(import_module(_EXPORTS[name], __name__), name)
+    value = getattr(import_module(".runtime", __name__), name)
     globals()[name] = value
     return value
 
