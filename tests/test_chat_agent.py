@@ -22,7 +22,7 @@ from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Approver, Runtime, load_dist
 from skillc.runtime.models import Message, ModelError, ModelSettings, OpenAIChatModel, Reply, ToolCall
 from skillc.runtime.results import ToolResult
-from test_chat_support import MODEL, Scripted, ScriptedServer, call, closed_port, compiled_project, fail, say
+from chat_support import MODEL, Scripted, ScriptedServer, call, closed_port, compiled_project, fail, say
 
 PERSONA = "You run the help desk. Be brief."
 FRONT_DESK = "## front_desk\nTicket ids look like T-1."

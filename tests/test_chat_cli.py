@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from helpers import Completed, RunSkill
-from test_chat_support import MODEL, ScriptedServer, call, closed_port, compiled_project, copy_project, fail, say
+from chat_support import MODEL, ScriptedServer, call, closed_port, compiled_project, copy_project, fail, say
 
 #: The variables that would choose a model, cleared so that the tests never see the machine's own.
 CLEAN = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "SKILL_MODEL": ""}

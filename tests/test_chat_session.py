@@ -11,7 +11,7 @@ import pytest
 
 from helpers import SKILL
 from skillc.templates import scaffold_project
-from test_chat_support import MODEL, ScriptedServer, call, say
+from chat_support import MODEL, ScriptedServer, call, say
 
 #: No expectation waits longer than this.
 EXPECT_TIMEOUT = 30

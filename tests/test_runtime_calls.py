@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Runtime, load_dist
 from skillc.runtime.results import ERROR_TYPES, ToolResult
-from test_runtime_support import compile_case, run
+from runtime_support import compile_case, run
 
 
 @pytest.fixture(scope="module")

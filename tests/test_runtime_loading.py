@@ -14,7 +14,7 @@ from skillc.runtime.context import ToolContext
 from skillc.runtime.errors import UserError
 from skillc.runtime.loader import load_dist
 from helpers import run_command
-from test_runtime_support import compile_tree, many_tools_project, run
+from runtime_support import compile_tree, many_tools_project, run
 
 MANY = 40
 

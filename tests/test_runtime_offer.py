@@ -18,7 +18,7 @@ import pytest
 from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Runtime, load_dist
 from skillc.runtime.offer import Offer
-from test_runtime_support import compile_case, run
+from runtime_support import compile_case, run
 
 TIMEOUT = 0.3
 ALWAYS_OFFERED = ["always", "yes", "async_yes"]

@@ -15,7 +15,7 @@ import pytest
 from skillc.runtime.capture import Capture
 from skillc.runtime.context import ToolContext
 from skillc.runtime.workers import Outcome, WorkerPool, invoke
-from test_runtime_support import run
+from runtime_support import run
 
 
 @pytest.fixture

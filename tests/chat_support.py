@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from test_runtime_support import IGNORED, compile_tree
+from runtime_support import IGNORED, compile_tree
 
 CHAT_PROJECTS = Path(__file__).resolve().parent / "chat_projects"
 #: No request, read or join waits longer than this.
