@@ -9,7 +9,6 @@ with fixed dates, no timestamps anywhere.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
