@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 from ..runtime.errors import UsageError
-from .consoles import stdout
+from .consoles import notice, stdout
 
 __all__ = ["OutputFormat", "app", "settings"]
 
@@ -113,6 +113,13 @@ def compile_(
         bool, typer.Option("--verify", help="Import each bundle in an isolated process.")
     ] = False,
     check: Annotated[bool, typer.Option("--check", help="Only check: write no dist/.")] = False,
+    allow_import: Annotated[
+        bool,
+        typer.Option(
+            "--allow-import",
+            help='Let schema = "import" import the project\'s code (isolated, one process per tool).',
+        ),
+    ] = False,
 ) -> int:
     """Check the project statically and build its per-tool bundles."""
     from ..compiler.api import compile_project, report_to_dict
@@ -121,7 +128,9 @@ def compile_(
         raise UsageError("--check writes no bundles, so there is nothing to --verify")
 
     def once() -> int:
-        report = compile_project(project, out=out, emit=not check, verify=verify)
+        report = compile_project(
+            project, out=out, emit=not check, verify=verify, allow_import=allow_import, notify=notice
+        )
         if output_format is OutputFormat.json:
             sys.stdout.write(json.dumps(report_to_dict(report), indent=2) + "\n")
         else:

@@ -30,7 +30,7 @@ from rich.markup import escape
 
 from ..runtime.errors import UsageError
 from ..runtime.models import ModelError, Reply, ToolCall
-from .consoles import runtime_log, stderr, stdout
+from .consoles import notice, runtime_log, stderr, stdout
 
 if TYPE_CHECKING:
     from rich.live import Live
@@ -240,7 +240,7 @@ def run_chat_command(
 
     from ..compiler.api import compile_project
 
-    report = compile_project(project)
+    report = compile_project(project, notify=notice)
     if not report.ok:
         from .render import print_text
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["runtime_log", "stderr", "stdout"]
+__all__ = ["notice", "runtime_log", "stderr", "stdout"]
 
 
 @cache
@@ -33,6 +33,11 @@ def stderr() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def notice(message: str) -> None:
+    """Tell the user, on standard error, what is happening while they wait."""
+    stderr().print(message, style="dim", markup=False)
 
 
 @contextlib.contextmanager

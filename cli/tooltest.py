@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..runtime.errors import UsageError
-from .consoles import runtime_log, stderr, stdout
+from .consoles import notice, runtime_log, stderr, stdout
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
 
@@ -72,7 +72,7 @@ def run_test_command(
     arguments = _arguments(input_text)
     from ..compiler.api import compile_project
 
-    report = compile_project(project)
+    report = compile_project(project, notify=notice)
     if not report.ok:
         from .render import print_text
 

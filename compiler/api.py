@@ -10,11 +10,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .cache import CACHE_DIR, load_cache, write_cache
-from .emit import dist_is_current
 from .config import locate_config, read_config
+from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .sources import IndexStats, index_sources, read_sources
 from .types import AgentInfo, Config, Diagnostic, Pos, Severity, SkillInfo, ToolInfo
 
@@ -38,6 +39,8 @@ class CompileReport:
     timings: dict[str, float] = field(default_factory=dict)
     #: What happened to dist/: written, already current, not written (errors), or skipped.
     dist: str = "skipped"
+    #: Tools whose schemas this compile built by importing their bundles (--allow-import).
+    imported: tuple[str, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -80,26 +83,37 @@ def compile_project(
     use_cache: bool = True,
     emit: bool = True,
     verify: bool = False,
+    allow_import: bool = False,
+    notify: Callable[[str], None] | None = None,
 ) -> CompileReport:
     """Check the project that contains ``path`` and, if it has no errors, write ``dist/``.
 
-    Raises ``ConfigError`` for a bad configuration.  When no source file and no
-    configuration changed since the last compile and ``dist/`` still holds its output,
-    the previous result is reused as a whole: it depends on nothing else.
+    Raises ``ConfigError`` for a bad configuration, and ``UsageError`` when the output
+    folder is not one skillc may replace (nothing is touched then).  When no source
+    file and no configuration changed since the last compile and ``dist/`` is exactly
+    as that compile left it (every file, by inode, size and times), the previous result
+    is reused as a whole: it depends on nothing else.  ``allow_import`` is the user's
+    consent to import project code for the schemas ``schema = "import"`` asks for;
+    ``notify`` hears what the user should know while it happens: that project code
+    is being imported, or that another compile is writing the same output folder.
     """
     timings: dict[str, float] = {}
     started = time.perf_counter()
     config = read_config(locate_config(path), out=out)
+    report_path = config.root / CACHE_DIR / REPORT_CACHE
+    last = _cached_report(report_path) if use_cache else None
+    recorded = last[1][4] if last is not None else None
+    if emit:
+        check_output_folder(config.out, recorded)
     timings["config"] = time.perf_counter() - started
 
     mark = time.perf_counter()
     snapshot = read_sources(config)
     digest = snapshot.digest(config.pyproject.read_bytes())
-    report_path = config.root / CACHE_DIR / REPORT_CACHE
-    if use_cache and not verify:
-        previous = load_cache(report_path, _report_types()).get(digest)
-        if isinstance(previous, tuple) and len(previous) == 4 and (not emit or dist_is_current(config.out, digest)):
-            agent, skills, tools, findings = previous
+    previous = last[1] if last is not None and last[0] == digest else None
+    if previous is not None and not verify:
+        agent, skills, tools, findings, recorded = previous
+        if not emit or (recorded is not None and recorded == fingerprint(config.out)):
             timings["index"] = time.perf_counter() - mark
             timings["link"] = 0.0
             count = len(snapshot.files)
@@ -120,6 +134,8 @@ def compile_project(
     timings["link"] = time.perf_counter() - mark
 
     dist_state = DIST_SKIPPED if not emit else DIST_NOT_WRITTEN
+    imported: tuple[str, ...] = ()
+    written: Fingerprint | None = previous[4] if previous is not None and not emit else None
     if not _has_errors(diagnostics) and linked.agent is not None:
         mark = time.perf_counter()
         from .artifacts import build_artifacts
@@ -130,9 +146,11 @@ def compile_project(
         cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if use_cache else {}
         before = dict(cache)
         artifacts = build_artifacts(
-            linked, sources, import_schemas=config.schema == "import", keys=keys,
-            cache=cache if use_cache else None, archives=emit,
+            linked, sources, import_schemas=config.schema == "import" and allow_import,
+            import_wanted=config.schema == "import", keys=keys,
+            cache=cache if use_cache else None, archives=emit, notify=notify,
         )
+        imported = artifacts.imported
         if use_cache:
             current = {tool.name for tool in linked.tools}
             kept = {slot: value for slot, value in cache.items() if slot.split("#")[0] in current}
@@ -150,15 +168,47 @@ def compile_project(
                 from .verify import check_dist
 
                 check = lambda staging: check_dist(staging, artifacts)  # noqa: E731
-            diagnostics.extend(emit_dist(config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check))
-            dist_state = DIST_NOT_WRITTEN if _has_errors(diagnostics) else DIST_WRITTEN
+            with output_lock(config.out, notify):
+                diagnostics.extend(
+                    emit_dist(config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded)
+                )
+                if not _has_errors(diagnostics):
+                    dist_state, written = DIST_WRITTEN, fingerprint(config.out)
+                    if use_cache:  # still holding the lock: the record matches what is in dist/
+                        _write_report(report_path, digest, linked, diagnostics, written)
             timings["emit"] = time.perf_counter() - mark
     skills, tools = tuple(linked.skills), tuple(linked.tools)
-    if use_cache and not _has_errors(diagnostics):
-        write_cache(report_path, {digest: (linked.agent, skills, tools, tuple(diagnostics))})
+    if use_cache and not emit and not _has_errors(diagnostics):
+        _write_report(report_path, digest, linked, diagnostics, written)
     diagnostics.extend(config.warnings)
     diagnostics.sort(key=lambda item: item.sort_key)
-    return CompileReport(config, linked.agent, skills, tools, tuple(diagnostics), index.stats, timings, dist_state)
+    return CompileReport(
+        config, linked.agent, skills, tools, tuple(diagnostics), index.stats, timings, dist_state, imported
+    )
+
+
+#: A cached report: agent, skills, tools, findings, and the fingerprint of the dist/
+#: that compile wrote (``None`` after a check, which writes none).
+CachedReport = tuple[
+    AgentInfo | None, tuple[SkillInfo, ...], tuple[ToolInfo, ...], tuple[Diagnostic, ...], Fingerprint | None
+]
+
+
+def _cached_report(path: Path) -> tuple[str, CachedReport] | None:
+    """The last compile's report, and the digest of the sources it was made from."""
+    entries = load_cache(path, _report_types())
+    if len(entries) != 1:
+        return None
+    ((digest, entry),) = entries.items()
+    if isinstance(entry, tuple) and len(entry) == 5:
+        return digest, entry
+    return None
+
+
+def _write_report(
+    path: Path, digest: str, linked: Any, diagnostics: list[Diagnostic], written: Fingerprint | None
+) -> None:
+    write_cache(path, {digest: (linked.agent, tuple(linked.skills), tuple(linked.tools), tuple(diagnostics), written)})
 
 
 def _has_errors(diagnostics: list[Diagnostic]) -> bool:
@@ -273,5 +323,6 @@ def report_to_dict(report: CompileReport) -> dict[str, object]:
             "cached": report.stats.cached,
             "workers": report.stats.workers,
         },
+        "imported": list(report.imported),
         "timings": {stage: round(seconds, 6) for stage, seconds in report.timings.items()},
     }

@@ -9,10 +9,11 @@ an isolated process instead.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from .bundle import (
 )
 from .emit import EmittedSkill, EmittedTool
 from .link import Finding, LinkResult, Linker
-from .schema import SchemaResult, function_schema, model_schema
+from .schema import UNSUPPORTED, SchemaResult, function_schema, model_schema
 from .strict import strict_schema
 from .types import ModelRef, Pos, ToolInfo
 from .verify import probe_bundle
@@ -46,6 +47,8 @@ class Artifacts:
     tools: tuple[EmittedTool, ...]
     skills: tuple[EmittedSkill, ...]
     findings: tuple[Finding, ...]
+    #: The tools whose schemas were built by importing their bundles in this compile.
+    imported: tuple[str, ...] = ()
 
 
 def _tool_pos(tool: ToolInfo) -> Pos:
@@ -97,21 +100,27 @@ def build_artifacts(
     sources: Mapping[str, bytes],
     *,
     import_schemas: bool,
+    import_wanted: bool = False,
     keys: Mapping[str, str] | None = None,
     cache: dict[str, tuple[str, CachedTool]] | None = None,
     archives: bool = True,
+    notify: Callable[[str], None] | None = None,
 ) -> Artifacts:
     """Build every tool's and skill's artifacts in memory.
 
     With ``keys`` (each source path's content key) and a ``cache`` (tool name -> (key,
     artifacts)), a tool none of whose inputs changed is not built again; the cache is
-    updated in place.
+    updated in place.  ``import_schemas`` is the user's consent to import bundles for
+    the schemas the static translator cannot build; ``import_wanted`` says the project
+    asks for it (``schema = "import"``) without that consent, so the findings say how
+    to give it; ``notify`` is told before each import.
     """
     linker = linked.linker
     assert linker is not None
     declared = declared_requirements(linker.config.dependencies)
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
+    imported: list[str] = []
     for tool in linked.tools:
         key = artifact_key(linker, tool, keys, import_schemas) if keys is not None and cache is not None else None
         # A check keeps its results (without archives) apart from a compile's.
@@ -123,7 +132,9 @@ def build_artifacts(
             tools.append(EmittedTool(tool, archive, entry, requirements, input_schema, parameters, output_schema))
             continue
         before = len(findings)
-        built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives)
+        built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives, imported, notify)
+        if import_wanted and not import_schemas:
+            findings[before:] = [_needs_consent(item) for item in findings[before:]]
         if built is not None:
             tools.append(built)
             if cache is not None and key is not None:
@@ -140,7 +151,17 @@ def build_artifacts(
         entry = condition_module_name(skill.name)
         files = [*plan_files(linker, skill.module, sources), (f"{entry}.py", condition_source(skill.name, skill.module).encode())]
         skills.append(EmittedSkill(skill, write_archive(sorted(files)) if archives else b"", entry))
-    return Artifacts(tuple(tools), tuple(skills), tuple(findings))
+    return Artifacts(tuple(tools), tuple(skills), tuple(findings), tuple(imported))
+
+
+def _needs_consent(finding: Finding) -> Finding:
+    if finding.code != UNSUPPORTED:
+        return finding
+    return dataclasses.replace(
+        finding,
+        hint='[tool.skill] schema = "import" asks to build this schema by importing the tool\'s code, which '
+        "needs your consent: run `skill compile --allow-import` (a project's own files cannot give it)",
+    )
 
 
 def _build_tool(
@@ -151,6 +172,8 @@ def _build_tool(
     import_schemas: bool,
     findings: list[Finding],
     archives: bool = True,
+    imported: list[str] | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> EmittedTool | None:
     """One tool's bundle, schemas and definition; ``None`` after a finding says why not."""
     bundle = plan_bundle(linker, tool, sources, declared, _distributions)
@@ -166,11 +189,15 @@ def _build_tool(
         unsupported.extend(result.findings)
     input_schema, output_schema = schemas
     if unsupported and import_schemas:
-        imported = _import_schemas(archive, bundle.entry_module, tool, linker)
-        if isinstance(imported, Finding):
-            findings.append(imported)
+        if notify is not None:
+            notify(f"importing the bundle of tool {tool.name!r} to build its schema (--allow-import)")
+        probed = _import_schemas(archive, bundle.entry_module, tool, linker)
+        if imported is not None:
+            imported.append(tool.name)
+        if isinstance(probed, Finding):
+            findings.append(probed)
             return None
-        input_schema, output_schema = imported
+        input_schema, output_schema = probed
     elif unsupported:
         findings.extend(unsupported)
         return None

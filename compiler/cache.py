@@ -1,28 +1,87 @@
-"""The compiler's caches under ``.skill/cache/``: data only, versioned, written atomically.
+"""The compiler's caches under ``.skill/cache/``: data only, versioned, signed, written atomically.
 
-A cache file is a pickle of plain data, loaded by an unpickler that accepts only the
-compiler's own data types: a cache in a project folder is input like any other file,
-and loading it must never run code.  A file written by another skillc or Python
-version, or damaged in any way, is ignored.
+A cache in a project folder is input like any other file: it may arrive with a cloned
+repository or be written by anyone.  So every cache file is signed with a key that
+only this user's skillc knows (HMAC-SHA256; the key lives in the user's cache folder,
+outside every project), and a file whose signature does not verify is ignored before
+a byte of it is decoded.  What it holds is a pickle of plain data, loaded by an
+unpickler that accepts only the compiler's own data types, so that even a signed file
+cannot run code.  A file written by another skillc or Python version, or damaged in
+any way, is ignored too.
+
+Caches are used only where ``.skill/`` and ``.skill/cache/`` are real folders: through
+a symbolic link, a compile would write (and later delete) wherever the link points.
 """
 
 from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
+import hashlib
+import hmac
+import io
 import os
 import pickle
+import secrets
 import sys
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["CACHE_DIR", "CACHE_FORMAT", "load_cache", "write_cache"]
+__all__ = ["CACHE_DIR", "CACHE_FORMAT", "cache_key_path", "load_cache", "write_cache"]
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
 CACHE_FORMAT = 3
 _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
+#: Every cache file starts with this, then the signature of the rest.
+_MAGIC = b"skillc-cache\n"
+_SIGNATURE = hashlib.sha256().digest_size
+_KEY_BYTES = 32
+
+
+def cache_key_path() -> Path:
+    """Where this user's cache key lives: ``$XDG_CACHE_HOME/skillc/cache.key``, else ``~/.cache``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "skillc" / "cache.key"
+
+
+@functools.cache
+def _key(path: Path) -> bytes | None:
+    """This user's signing key, made on first use; ``None`` where none can be kept."""
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        key = b""
+    except OSError:
+        return None
+    if len(key) == _KEY_BYTES:
+        return key
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".cache-key-")
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(secrets.token_bytes(_KEY_BYTES))
+            try:
+                os.link(temporary, path)  # fails if another process made the key first: use theirs
+            except FileExistsError:
+                if len(path.read_bytes()) != _KEY_BYTES:
+                    os.replace(temporary, path)  # a damaged key: replace it
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        key = path.read_bytes()
+    except OSError:
+        return None
+    return key if len(key) == _KEY_BYTES else None
+
+
+def _usable(path: Path) -> bool:
+    """Whether ``path``'s cache folder and ``.skill/`` above it are real folders, not links."""
+    folder = path.parent
+    return not folder.is_symlink() and not folder.parent.is_symlink()
 
 
 def _version() -> str:
@@ -49,11 +108,21 @@ class _DataUnpickler(pickle.Unpickler):
 def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
     """The entries of a cache file, or ``{}`` when it is missing, stale or corrupt."""
     allowed = {(cls.__module__, cls.__qualname__): cls for cls in types}
-    try:
-        with path.open("rb") as stream:
-            document = _DataUnpickler(stream, allowed).load()
-    except FileNotFoundError:
+    key = _key(cache_key_path())
+    if key is None or not _usable(path):
         return {}
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    head = len(_MAGIC) + _SIGNATURE
+    if not data.startswith(_MAGIC) or len(data) < head:
+        return {}
+    payload = memoryview(data)[head:]
+    if not hmac.compare_digest(data[len(_MAGIC):head], hmac.digest(key, payload, "sha256")):
+        return {}  # not written by this user's skillc
+    try:
+        document = _DataUnpickler(io.BytesIO(payload), allowed).load()
     except Exception:  # a corrupt cache is ignored, whatever is wrong with it
         return {}
     if (
@@ -68,12 +137,18 @@ def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
 
 def write_cache(path: Path, entries: Mapping[str, object]) -> None:
     """Replace the cache file atomically; failing to write only costs speed next time."""
+    key = _key(cache_key_path())
+    if key is None:
+        return
     temporary: str | None = None
     try:
+        if not _usable(path):
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
+        payload = pickle.dumps({"version": _version(), "entries": dict(entries)}, protocol=5)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
         with os.fdopen(handle, "wb") as stream:
-            pickle.dump({"version": _version(), "entries": dict(entries)}, stream, protocol=5)
+            stream.write(_MAGIC + hmac.digest(key, payload, "sha256") + payload)
         os.replace(temporary, path)
     except OSError:
         if temporary is not None:

@@ -7,6 +7,7 @@ often a typo that would otherwise be silently ignored.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -18,7 +19,7 @@ from .types import Config, Diagnostic, Severity
 
 __all__ = ["KNOWN_KEYS", "locate_config", "read_config"]
 
-KNOWN_KEYS = frozenset({"entry", "src", "out", "schema", "chat"})
+KNOWN_KEYS = frozenset({"entry", "src", "out", "schema", "chat", "max_file_bytes", "allow_outside"})
 DEFAULTS = {"entry": "src/agent.py", "src": "src", "out": "dist"}
 PYPROJECT = "pyproject.toml"
 
@@ -55,18 +56,28 @@ def locate_config(start: Path) -> Path:
     )
 
 
-def _key_line(text: str, key: str) -> int:
-    """The line of ``key = ...`` inside ``[tool.skill]``, else of the table's header."""
+def _key_lines(text: str) -> tuple[int, dict[str, int]]:
+    """The line of ``[tool.skill]``'s header, and of each ``key = ...`` inside it.
+
+    One pass over the file, so that a table with thousands of keys costs no more than
+    reading it.
+    """
     in_table = False
     header = 1
+    lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("["):
             in_table = re.fullmatch(r"\[\s*tool\s*\.\s*skill\s*\](\s*#.*)?", stripped) is not None
             header = number if in_table else header
-        elif in_table and re.match(rf"{re.escape(key)}\s*=", stripped):
-            return number
-    return header
+        elif in_table:
+            match = _KEY.match(stripped)
+            if match is not None:
+                lines.setdefault(match.group(1).strip("\"'"), number)
+    return header, lines
+
+
+_KEY = re.compile(r"""("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*=""")
 
 
 def _path_setting(table: Mapping[str, Any], key: str, pyproject: Path) -> str:
@@ -91,21 +102,23 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         raise ConfigError(f"{pyproject}: [tool.skill] must be a table")
     root = pyproject.parent.resolve()
     relative = pyproject.name
+    header, key_lines = _key_lines(text)
+    known = ", ".join(sorted(KNOWN_KEYS))
     warnings = tuple(
         Diagnostic(
             code="skill/unknown-config-key",
             severity=Severity.WARNING,
             message=f"unknown key {key!r} in [tool.skill]",
             path=relative,
-            line=_key_line(text, key),
+            line=key_lines.get(key, header),
             col=0,
-            hint=f"known keys: {', '.join(sorted(KNOWN_KEYS))}",
+            hint=f"known keys: {known}",
         )
         for key in sorted(set(table) - KNOWN_KEYS)
     )
     src = (root / _path_setting(table, "src", pyproject)).resolve()
     entry = (root / _path_setting(table, "entry", pyproject)).resolve()
-    out_dir = out.resolve() if out is not None else (root / _path_setting(table, "out", pyproject)).resolve()
+    out_dir = _out_folder(root, src, pyproject, table, out)
     if not src.is_relative_to(root):
         raise ConfigError(f"{pyproject}: [tool.skill] src must be inside the project")
     if not entry.is_relative_to(src):
@@ -115,8 +128,6 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         )
     if entry.suffix != ".py":
         raise ConfigError(f"{pyproject}: [tool.skill] entry must be a .py file")
-    if out_dir == root or out_dir == src or src.is_relative_to(out_dir):
-        raise ConfigError(f"{pyproject}: [tool.skill] out must be a folder of its own, not {out_dir}")
     schema = table.get("schema", "static")
     if schema not in ("static", "import"):
         raise ConfigError(f'{pyproject}: [tool.skill] schema must be "static" or "import"')
@@ -132,9 +143,64 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         schema=schema,
         chat=chat,
         warnings=warnings,
-        entry_line=_key_line(text, "entry"),
+        entry_line=key_lines.get("entry", header),
         dependencies=_dependencies(document, pyproject),
+        max_file_bytes=_max_file_bytes(table, pyproject),
+        outside_roots=_outside_roots(table, root, pyproject),
     )
+
+
+def _outside_roots(table: Mapping[str, Any], root: Path, pyproject: Path) -> tuple[Path, ...]:
+    """``allow_outside``: folders outside the project that symlinks in the sources may lead into."""
+    value = table.get("allow_outside", [])
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise ConfigError(
+            f"{pyproject}: [tool.skill] allow_outside must be a list of folder paths",
+            hint='paths are relative to the project, e.g. allow_outside = ["../shared-lib"]',
+        )
+    return tuple((root / item).resolve() for item in value)
+
+
+def _max_file_bytes(table: Mapping[str, Any], pyproject: Path) -> int:
+    value = table.get("max_file_bytes", Config.max_file_bytes)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{pyproject}: [tool.skill] max_file_bytes must be a whole number of bytes, 1 or more")
+    return value
+
+
+def _out_folder(root: Path, src: Path, pyproject: Path, table: Mapping[str, Any], given: Path | None) -> Path:
+    """The output folder, refused when writing it could replace something that is not output.
+
+    A folder named in ``pyproject.toml`` (which arrives with a cloned repository) must
+    stay inside the project; one given on the command line may be anywhere.  Neither
+    may be a symbolic link, the project, a folder above it, or the source tree or a
+    folder inside it.  Whether an existing folder is skillc's own output is checked
+    when it is about to be replaced (``output.check_output_folder``).
+    """
+    if given is not None:
+        lexical, origin = Path(os.path.abspath(given)), "--out"
+    else:
+        setting = _path_setting(table, "out", pyproject)
+        lexical, origin = Path(os.path.abspath(root / setting)), f"{pyproject}: [tool.skill] out"
+    if lexical.is_symlink():
+        raise ConfigError(
+            f"{origin} names {lexical}, a symbolic link; skillc does not replace what a link points to",
+            hint="name a real folder (or one that does not exist yet)",
+        )
+    resolved = lexical.resolve()
+    if given is None and not resolved.is_relative_to(root):
+        raise ConfigError(
+            f"{origin} leads outside the project ({resolved}); a configuration may only name a folder inside it",
+            hint="give a folder outside the project on the command line instead: skill compile --out PATH",
+        )
+    if root.is_relative_to(resolved):
+        raise ConfigError(f"{origin} names {resolved}, which holds the project itself; out must be a folder of its own")
+    if src.is_relative_to(resolved) or resolved.is_relative_to(src):
+        raise ConfigError(
+            f"{origin} names {resolved}, which is or holds source files; out must be a folder of its own",
+            hint=f"keep the output apart from the sources in {src.relative_to(root)}/ (the default is dist)",
+        )
+    return resolved
 
 
 def _dependencies(document: Mapping[str, Any], pyproject: Path) -> tuple[str, ...]:

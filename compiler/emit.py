@@ -21,20 +21,19 @@ from typing import Any
 
 from .. import __version__
 from ..runtime.spec import MANIFEST, MANIFEST_FORMAT
+from .output import Fingerprint, check_output_folder, remove_leftovers, retired_prefix, staging_prefix
 from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
 
 __all__ = [
     "MANIFEST",
     "MANIFEST_FORMAT",
     "EmittedTool",
-    "dist_is_current",
     "emit_dist",
     "json_bytes",
-    "recover_dist",
 ]
 
-_STAGING_PREFIX = ".dist-new-"
-_RETIRED_PREFIX = ".dist-old-"
+#: Where a replaced ``dist/`` waits to be deleted, inside the project.
+TRASH_DIR = Path(".skill") / "trash"
 
 
 @dataclass(frozen=True)
@@ -142,20 +141,6 @@ def _manifest(
     }
 
 
-def dist_is_current(out: Path, digest: str) -> bool:
-    """Whether ``out`` holds what the sources with ``digest`` compile to."""
-    try:
-        manifest = json.loads((out / MANIFEST).read_bytes())
-    except (OSError, ValueError):
-        return False
-    return (
-        isinstance(manifest, dict)
-        and manifest.get("source_digest") == digest
-        and manifest.get("format") == MANIFEST_FORMAT
-        and manifest.get("compiler", {}).get("version") == __version__
-    )
-
-
 def _exchange(first: Path, second: Path) -> bool:
     """Swap two paths in one atomic step (Linux ``renameat2``); ``False`` if unavailable."""
     import ctypes
@@ -173,25 +158,6 @@ def _exchange(first: Path, second: Path) -> bool:
     return bool(result == 0)
 
 
-def recover_dist(out: Path) -> None:
-    """Finish or undo what a killed compile left beside ``out``.
-
-    A staging folder is half-written and goes; a retired ``dist/`` comes back if the
-    swap was interrupted between its two renames (only where no atomic exchange exists).
-    """
-    parent = out.parent
-    if not parent.is_dir():
-        return
-    for leftover in sorted(parent.glob(f"{_STAGING_PREFIX}{out.name}-*")):
-        shutil.rmtree(leftover, ignore_errors=True)
-    retired = sorted(parent.glob(f"{_RETIRED_PREFIX}{out.name}-*"))
-    for index, old in enumerate(retired):
-        if index == len(retired) - 1 and not out.exists():
-            old.rename(out)
-        else:
-            shutil.rmtree(old, ignore_errors=True)
-
-
 def _write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
@@ -205,16 +171,21 @@ def emit_dist(
     warnings: Sequence[Diagnostic],
     digest: str,
     check: Callable[[Path], list[Diagnostic]] | None = None,
+    recorded: Fingerprint | None = None,
 ) -> list[Diagnostic]:
-    """Write the whole of ``dist/`` beside it, then swap it in.
+    """Write the whole of ``dist/`` beside it, then swap it in; call it holding ``output_lock``.
 
-    ``check`` looks at the finished folder before the swap; if it reports an error,
-    the folder is thrown away and the previous ``dist/`` stays.  Returns what it said.
+    The folder it replaces is proven to be skillc's output first (``UsageError``
+    otherwise, with nothing touched; ``recorded`` is the fingerprint of the last
+    ``dist/`` written, see ``check_output_folder``).  ``check`` looks at the finished folder before
+    the swap; if it reports an error, the folder is thrown away and the previous
+    ``dist/`` stays.  Returns what it said.
     """
     out = config.out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    recover_dist(out)
-    staging = Path(tempfile.mkdtemp(prefix=f"{_STAGING_PREFIX}{out.name}-", dir=out.parent))
+    check_output_folder(out, recorded)
+    remove_leftovers(out)
+    staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out), dir=out.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private; dist/ is as readable as the sources
     try:
         for tool in tools:
             folder = staging / "tools" / tool.info.name
@@ -238,7 +209,7 @@ def emit_dist(
         if any(item.severity is Severity.ERROR for item in found):
             shutil.rmtree(staging, ignore_errors=True)
             return found
-        _swap(staging, out, config.root / ".skill" / "trash")
+        _swap(staging, out, config.root / TRASH_DIR)
         return found
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -252,7 +223,7 @@ def _swap(staging: Path, out: Path, trash: Path) -> None:
     if _exchange(staging, out):
         _discard(staging, trash)  # it now holds the previous dist/
         return
-    retired = Path(tempfile.mkdtemp(prefix=f"{_RETIRED_PREFIX}{out.name}-", dir=out.parent))
+    retired = Path(tempfile.mkdtemp(prefix=retired_prefix(out), dir=out.parent))
     retired.rmdir()
     out.rename(retired)
     staging.rename(out)
@@ -268,10 +239,12 @@ def _discard(folder: Path, trash: Path) -> None:
     """
     try:
         trash.mkdir(parents=True, exist_ok=True)
+        if trash.is_symlink() or trash.parent.is_symlink():
+            raise OSError("the trash folder is a symbolic link")  # never delete where a link points
         target = Path(tempfile.mkdtemp(prefix="dist-", dir=trash))
         target.rmdir()
         folder.rename(target)
-    except OSError:  # another file system: delete it here and now
+    except OSError:  # another file system, or no usable trash: delete it here and now
         shutil.rmtree(folder, ignore_errors=True)
         return
     import subprocess
@@ -279,7 +252,7 @@ def _discard(folder: Path, trash: Path) -> None:
     import threading
 
     deleter = subprocess.Popen(
-        [sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)", str(trash)],
+        [sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)", str(target)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

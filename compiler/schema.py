@@ -93,8 +93,8 @@ JsonDict: TypeAlias = dict[str, Any]
 UNSUPPORTED = "skill/schema-unsupported"
 STRICT_INCOMPATIBLE = "skill/strict-incompatible"
 HINT = (
-    'set [tool.skill] schema = "import" to let pydantic build this schema '
-    "(skillc then imports the model in a subprocess), or stay within the static subset"
+    'set [tool.skill] schema = "import" and compile with `skill compile --allow-import` to let pydantic '
+    "build this schema (skillc then imports the tool's bundle in an isolated process), or stay within the static subset"
 )
 _MAX_DEPTH = 64
 

@@ -308,6 +308,10 @@ class Config:
     entry_line: int = 1
     #: ``[project] dependencies``: what a tool's third-party imports may come from.
     dependencies: tuple[str, ...] = ()
+    #: ``max-file-size``: a source file larger than this many bytes is not parsed.
+    max_file_bytes: int = 2_000_000
+    #: ``allow_outside``: folders outside the project that source symlinks may lead into.
+    outside_roots: tuple[Path, ...] = ()
 
 
 # --- What linking finds: the agent, its skills and tools -------------------------

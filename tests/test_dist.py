@@ -331,7 +331,13 @@ def test_schema_import_mode_asks_pydantic_in_an_isolated_process(tmp_path: Path)
     static = compile_project(tmp_path)
     assert [(d.code, d.line) for d in static.diagnostics] == [("skill/schema-unsupported", 8)]
     write_project(tmp_path, {"agent.py": agent, "tools.py": IMPORTED}, DEFAULT_PYPROJECT + 'schema = "import"\n')
-    imported = compile_project(tmp_path)
+    refused = compile_project(tmp_path)  # the project's own file cannot consent to running its code
+    assert [(d.code, d.line) for d in refused.diagnostics] == [("skill/schema-unsupported", 8)]
+    assert "--allow-import" in (refused.diagnostics[0].hint or "") and refused.imported == ()
+    heard: list[str] = []
+    imported = compile_project(tmp_path, allow_import=True, notify=heard.append)
     assert imported.ok, imported.diagnostics
+    assert imported.imported == ("ping",)
+    assert heard == ["importing the bundle of tool 'ping' to build its schema (--allow-import)"]
     schema = json.loads((tmp_path / "dist/tools/ping/input.schema.json").read_text())
     assert schema["properties"]["host"] == {"format": "ipv4", "title": "Host", "type": "string"}
