@@ -238,9 +238,9 @@ def _discard(folder: Path, trash: Path) -> None:
     ``.skill/``), so that nothing half-deleted is ever left beside ``dist/``.
     """
     try:
-        trash.mkdir(parents=True, exist_ok=True)
         if trash.is_symlink() or trash.parent.is_symlink():
-            raise OSError("the trash folder is a symbolic link")  # never delete where a link points
+            raise OSError("the trash folder is a symbolic link")  # never write or delete where a link points
+        trash.mkdir(parents=True, exist_ok=True)
         target = Path(tempfile.mkdtemp(prefix="dist-", dir=trash))
         target.rmdir()
         folder.rename(target)
