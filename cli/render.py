@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..compiler.api import CompileReport
-from ..compiler.types import Diagnostic, Severity, ToolInfo
+from ..compiler.types import Config, Diagnostic, Severity, ToolInfo
 
 __all__ = ["print_text"]
 
@@ -17,19 +17,30 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow"}
 
 
 class _Lines:
-    """Source lines of the files diagnostics point into, read once each."""
+    """Source lines of the files diagnostics point into, read once each.
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    Only what the compile itself would read is shown: nothing through a link that leads
+    outside the project (and the folders it allows), nothing above the size limit.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.root = config.root
+        self.roots = (config.root, *config.outside_roots)
+        self.limit = config.max_file_bytes
         self._files: dict[str, list[str]] = {}
+
+    def _read(self, path: str) -> str:
+        try:
+            target = (self.root / path).resolve()
+            if not any(target.is_relative_to(root) for root in self.roots) or target.stat().st_size > self.limit:
+                return ""
+            return target.read_bytes().decode("utf-8", "replace")
+        except (OSError, RuntimeError):
+            return ""
 
     def get(self, path: str, line: int) -> str | None:
         if path not in self._files:
-            try:
-                text = (self.root / path).read_bytes().decode("utf-8", "replace")
-            except OSError:
-                text = ""
-            self._files[path] = text.splitlines()
+            self._files[path] = self._read(path).splitlines()
         lines = self._files[path]
         return lines[line - 1] if 0 < line <= len(lines) else None
 
@@ -71,7 +82,7 @@ def _settings(tool: ToolInfo) -> str:
 
 def print_text(console: Console, report: CompileReport) -> None:
     """Diagnostics with their source lines, the table of tools, and a summary line."""
-    lines = _Lines(report.config.root)
+    lines = _Lines(report.config)
     for item in report.diagnostics:
         _diagnostic(console, item, lines)
         console.print()

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -52,7 +53,8 @@ _LOCK_POLL = 0.05
 #: At most this many foreign entries are named in a refusal.
 _SHOWN = 5
 
-Fingerprint = tuple[tuple[str, int, int, int, int], ...]
+#: One entry per file and folder: relative name, inode, mode, size, mtime and ctime (ns).
+Fingerprint = tuple[tuple[str, int, int, int, int, int], ...]
 
 
 def _foreign_entries(out: Path) -> list[str]:
@@ -135,9 +137,18 @@ def check_output_folder(out: Path, recorded: Fingerprint | None = None) -> None:
 
 
 def _written_by_skillc(out: Path, recorded: Fingerprint) -> bool:
+    """Whether every file under ``out`` is one ``recorded`` lists, unchanged in every respect.
+
+    Folders are matched by inode alone (removing a file changes its folder's times); a
+    file must match in everything, so that a new file which happens to get a freed
+    inode is not taken for skillc's.
+    """
     now = fingerprint(out)
-    known = {(name, inode) for name, inode, *_ in recorded}
-    return now is not None and all((name, inode) in known for name, inode, *_ in now)
+    if now is None:
+        return False
+    known = set(recorded)
+    folders = {entry[:3] for entry in recorded if stat.S_ISDIR(entry[2])}
+    return all(entry in known or entry[:3] in folders for entry in now)
 
 
 @contextlib.contextmanager
@@ -228,14 +239,14 @@ def remove_leftovers(out: Path) -> None:
 
 
 def fingerprint(out: Path) -> Fingerprint | None:
-    """Inode, size and times of every entry under ``out``; ``None`` if it cannot be read."""
-    found: list[tuple[str, int, int, int, int]] = []
+    """Inode, mode, size and times of every entry under ``out``; ``None`` if it cannot be read."""
+    found: list[tuple[str, int, int, int, int, int]] = []
 
     def walk(folder: str, prefix: str) -> None:
         for entry in os.scandir(folder):
-            stat = entry.stat(follow_symlinks=False)
+            info = entry.stat(follow_symlinks=False)
             name = prefix + entry.name
-            found.append((name, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns))
+            found.append((name, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
             if entry.is_dir(follow_symlinks=False):
                 walk(entry.path, name + "/")
 
