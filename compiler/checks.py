@@ -56,6 +56,9 @@ def _tool(body: str, bases: str = "Tool", header: str = "") -> str:
 
 
 _EXECUTE = "    def execute(self, input, ctx):\n        return 1\n"
+#: A helper that imports a name back from tools.py (its LookupInput), or the module only.
+_CYCLE_NAME = "from tools import LookupInput\n\ndef shout(text):\n    return LookupInput(order_id=text.upper())\n"
+_CYCLE_MODULE = "import tools\n\ndef shout(text):\n    return tools.LookupInput(order_id=text.upper())\n"
 _SETTINGS = '    description = "Look up."\n    input_schema = LookupInput\n'
 
 CHECKS: dict[str, Check] = {
@@ -152,7 +155,7 @@ CHECKS: dict[str, Check] = {
         Check(
             "skill/duplicate-tool-name",
             Severity.ERROR,
-            "Two tools of the agent have the same name.",
+            "Two tools of the agent have the same name, or names that differ only in case.",
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
@@ -162,18 +165,57 @@ CHECKS: dict[str, Check] = {
                     },
                     ("src/tools.py", 15, 20),
                 ),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup(), lookup2", "from tools import Lookup, lookup2"),
+                        "tools.py": _LOOKUP + '\nlookup2 = Tool(name="LookUp", description="d", input_schema=LookupInput, execute=print)\n',
+                    },
+                    ("src/tools.py", 15, 20),
+                ),
+            ),
+        ),
+        Check(
+            "skill/reserved-tool-name",
+            Severity.ERROR,
+            "A tool name is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, in any case), "
+            "so its folder of dist/ cannot exist there.",
+            valid=(Example(_GOOD),),
+            invalid=(
+                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "nul"\n' + _SETTINGS + _EXECUTE)}, ("src/tools.py", 8, 11)),
+            ),
+        ),
+        Check(
+            "skill/reserved-skill-name",
+            Severity.ERROR,
+            "A skill name is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, in any case), "
+            "so its folder of dist/ cannot exist there.",
+            valid=(Example(_GOOD),),
+            invalid=(
+                Example(
+                    {"agent.py": _agent("Lookup()").replace('name="orders"', 'name="Aux"'), "tools.py": _LOOKUP},
+                    ("src/agent.py", 3, 20),
+                ),
             ),
         ),
         Check(
             "skill/duplicate-skill-name",
             Severity.ERROR,
-            "Two skills of the agent have the same name.",
+            "Two skills of the agent have the same name, or names that differ only in case.",
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
                     {
                         "agent.py": _agent("Lookup()").replace(
                             "skills=[orders]", 'skills=[orders, Skill(name="orders", description="Again.")]'
+                        ),
+                        "tools.py": _LOOKUP,
+                    },
+                    ("src/agent.py", 4, 74),
+                ),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup()").replace(
+                            "skills=[orders]", 'skills=[orders, Skill(name="Orders", description="Again.")]'
                         ),
                         "tools.py": _LOOKUP,
                     },
@@ -225,6 +267,22 @@ CHECKS: dict[str, Check] = {
                         "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE, bases="B", header="class A(B): pass\nclass B(A): pass\n"),
                     },
                     ("src/tools.py", 4, 0),
+                ),
+            ),
+        ),
+        Check(
+            "skill/import-cycle",
+            Severity.ERROR,
+            "A from-import runs while the module it imports from is still initialising, before it "
+            "binds the name: Python's circular-import ImportError.",
+            valid=(
+                Example({**_GOOD, "tools.py": "import helpers\n" + _LOOKUP, "helpers.py": _CYCLE_MODULE}),
+                Example({**_GOOD, "tools.py": _LOOKUP + "\nfrom helpers import shout\n", "helpers.py": _CYCLE_NAME}),
+            ),
+            invalid=(
+                Example(
+                    {**_GOOD, "tools.py": "from helpers import shout\n" + _LOOKUP, "helpers.py": _CYCLE_NAME},
+                    ("src/helpers.py", 1, 18),
                 ),
             ),
         ),
@@ -374,6 +432,19 @@ CHECKS: dict[str, Check] = {
             "skill/symlink-loop",
             Severity.WARNING,
             "A symbolic link in the source tree leads back to a folder above it; it is not followed.",
+            valid=(Example(_GOOD),),
+        ),
+        Check(
+            "skill/symlink-outside-project",
+            Severity.WARNING,
+            "A symbolic link in the source tree leads outside the project (and outside every "
+            "[tool.skill] allow_outside folder); it is not followed, so nothing it points to is bundled.",
+            valid=(Example(_GOOD),),
+        ),
+        Check(
+            "skill/dangling-symlink",
+            Severity.WARNING,
+            "A symbolic link in the source tree points to nothing; it is skipped.",
             valid=(Example(_GOOD),),
         ),
         Check(

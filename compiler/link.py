@@ -14,11 +14,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from ..runtime.docstrings import parse_docstring
-from ..runtime.spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, is_conventional_name, is_valid_name
+from ..runtime.spec import (
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    case_collision_error,
+    folder_key,
+    is_conventional_name,
+    is_valid_name,
+    reserved_name_error,
+)
+from .cycles import ImportStart, find_import_cycles
 from .types import (
     AgentInfo,
     BinOp,
@@ -58,6 +68,12 @@ _MAX_DEPTH = 64
 _REPORTED = "\0reported"
 _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
 _AGENT_FIELDS = ("name", "persona", "skills")
+#: Builtins that run code or bind names given as text (the linker lists no others).
+_DYNAMIC_BUILTINS = frozenset({"exec", "eval", "__import__", "globals", "vars", "locals", "setattr", "delattr"})
+#: What imports modules by name, or runs them: calls of these may load any project module.
+_DYNAMIC_IMPORTS = ("importlib.", "runpy.", "pkgutil.", "builtins.exec", "builtins.eval", "builtins.__import__")
+#: Methods that run when a class is instantiated (validators are found by name).
+_CONSTRUCTION_HOOKS = frozenset({"__init__", "__new__", "__post_init__", "__attrs_post_init__", "model_post_init"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,13 +212,29 @@ class Linker:
         self._mro: dict[tuple[str, str], list[ClassSym | ExternalSym]] = {}
         self._mro_active: set[tuple[str, str]] = set()
         self._reported: set[tuple[str, str, int, int, str]] = set()
+        self._quiet = 0
 
     # --- reporting ------------------------------------------------------------------
+
+    @contextmanager
+    def quiet(self) -> Iterator[None]:
+        """Resolve names without reporting what resolving them finds.
+
+        For questions asked about any module-level code (the import-cycle analysis),
+        whose names the compiled tools may never use.
+        """
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
 
     def report(
         self, code: str, module: str, pos: Pos, message: str, hint: str | None = None,
         related: tuple[tuple[str, Pos, str], ...] = (),
     ) -> None:
+        if self._quiet:
+            return
         path = self.path_of(module)
         key = (code, path, pos.line, pos.col, repr(pos.path) + message)
         if key in self._reported:
@@ -388,6 +420,78 @@ class Linker:
         symbol = self.resolve_expr(module, expr)
         return isinstance(symbol, ExternalSym) and symbol.qualname == f"skillc.{name}"
 
+    # --- what module-level code may run ---------------------------------------------
+
+    def call_runs_project_code(self, module: str, call: Call) -> bool:
+        """Whether ``call``, made while ``module`` is imported, may run project code.
+
+        Or import modules by name.  The import-cycle analysis sees no function bodies,
+        so it cannot follow either.  Calls of the SDK, the standard library and other
+        distributions are taken not to call back into the project.
+        """
+        func = call.func
+        if not isinstance(func, Ref):
+            return True  # ``f()()``, ``handlers[0]()``: what is called is unknown
+        head, *rest = func.dotted.split(".")
+        with self.quiet():
+            owner = self.resolve_name(module, head)
+            symbol = self.resolve_ref(module, func.dotted) if rest else owner
+        if owner is None:
+            return head in _DYNAMIC_BUILTINS  # another builtin, or undefined
+        if isinstance(symbol, ExternalSym):
+            return symbol.qualname.startswith(_DYNAMIC_IMPORTS)
+        if isinstance(symbol, ClassSym):
+            return self.instantiation_runs_code(symbol)
+        if isinstance(owner, ValueSym) and rest:
+            return not self._external_value(owner)  # a method of a module-level value
+        return True  # a project function, a value called, or what cannot be resolved
+
+    def _external_value(self, symbol: ValueSym) -> bool:
+        """Whether a module-level value is a literal, or made by code outside the project."""
+        value = symbol.binding.value
+        if isinstance(value, Const | Container):
+            return True
+        if isinstance(value, Call) and isinstance(value.func, Ref):
+            with self.quiet():
+                made_by = self.resolve_ref(symbol.module, value.func.dotted)
+            return isinstance(made_by, ExternalSym) and not made_by.qualname.startswith(_DYNAMIC_IMPORTS)
+        return False
+
+    def instantiation_runs_code(self, cls: ClassSym) -> bool:
+        """Whether ``cls()`` may run project code: a constructor, a validator, a metaclass."""
+        with self.quiet():
+            for item in self.mro(cls):
+                if not isinstance(item, ClassSym):
+                    continue
+                if any(key == "metaclass" for key, _ in item.info.keywords):
+                    return True
+                for method in item.info.methods:
+                    if method.name in _CONSTRUCTION_HOOKS or any(
+                        self._validator(item.module, decorator) for decorator in method.decorators
+                    ):
+                        return True
+        return False
+
+    def _validator(self, module: str, decorator: Expr) -> bool:
+        target = decorator.func if isinstance(decorator, Call) else decorator
+        if not isinstance(target, Ref):
+            return True
+        symbol = self.resolve_ref(module, target.dotted)
+        return target.dotted.endswith("validator") or not isinstance(symbol, ExternalSym)
+
+    def class_runs_project_code(self, module: str, cls: ClassInfo) -> bool:
+        """Whether defining ``cls`` runs project code: a base's ``__init_subclass__``, a metaclass."""
+        with self.quiet():
+            for item in self.mro(ClassSym(module, cls)):
+                if not isinstance(item, ClassSym):
+                    continue
+                if item.info is not cls and item.info.method("__init_subclass__") is not None:
+                    return True
+                for key, value in item.info.keywords:
+                    if key == "metaclass" and not isinstance(self.resolve_expr(item.module, value), ExternalSym):
+                        return True
+        return False
+
     # --- classes --------------------------------------------------------------------
 
     def mro(self, cls: ClassSym) -> list[ClassSym | ExternalSym]:
@@ -520,8 +624,10 @@ class ProjectLinker(Linker):
         self.tools: list[ToolInfo] = []
         self.skills: list[SkillInfo] = []
         self.registered: set[tuple[str, str]] = set()
-        self.tool_names: dict[str, tuple[str, Pos]] = {}
-        self.skill_names: dict[str, tuple[str, Pos]] = {}
+        #: By ``folder_key``: names that differ only in case share a folder of dist/ on
+        #: macOS and Windows.  Each holds the name as written and where it is.
+        self.tool_names: dict[str, tuple[str, str, Pos]] = {}
+        self.skill_names: dict[str, tuple[str, str, Pos]] = {}
 
     def run(self) -> LinkResult:
         self.check_imports()
@@ -529,6 +635,7 @@ class ProjectLinker(Linker):
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.
             self.report_unreachable()
+        self.report_import_cycles()
         self.findings.sort(key=lambda finding: (finding.path, finding.pos.line, finding.pos.col, finding.code))
         return LinkResult(agent, self.skills, self.tools, self.findings, self)
 
@@ -575,6 +682,28 @@ class ProjectLinker(Linker):
                         "skill/unresolved-import", name, item.pos,
                         f"module {target!r} has no {item.name!r}",
                     )
+
+    def report_import_cycles(self) -> None:
+        """Report the from-imports that fail in a cycle, from each module imported first.
+
+        The entry module is what importing the agent runs; each tool's bundle imports the
+        tool's module first, and each skill condition's bundle the skill's module.
+        """
+        starts = [ImportStart(self.entry, f"when the entry module {self.entry} is imported")]
+        starts += [
+            ImportStart(tool.module, f"when the bundle of tool {tool.name!r} imports {tool.module} first")
+            for tool in self.tools
+        ]
+        starts += [
+            ImportStart(skill.module, f"when the condition of skill {skill.name!r} imports {skill.module} first")
+            for skill in self.skills
+            if skill.has_condition
+        ]
+        for cycle in find_import_cycles(self, starts):
+            self.report(
+                "skill/import-cycle", cycle.module, cycle.pos, cycle.message, hint=cycle.hint,
+                related=tuple((self.path_of(module), pos, note) for module, pos, note in cycle.related),
+            )
 
     # --- the agent ------------------------------------------------------------------
 
@@ -692,16 +821,25 @@ class ProjectLinker(Linker):
                 "skill/invalid-skill-name", skill_module, arguments["name"].pos,
                 f"invalid skill name {name!r}: use letters, digits, '_' and '-' only",
             )
-        if name is not None and name in self.skill_names:
-            first_path, first_pos = self.skill_names[name]
+        reserved = reserved_name_error("skill", name) if name is not None and is_valid_name(name) else None
+        if reserved is not None:
+            self.report(
+                "skill/reserved-skill-name", skill_module, arguments["name"].pos, reserved,
+                hint="choose another name; Windows reserves CON, PRN, AUX, NUL, COM1-9 and LPT1-9",
+            )
+            valid = False
+        first = self.skill_names.get(folder_key(name)) if name is not None and valid else None
+        if name is not None and first is not None:
+            first_name, first_path, first_pos = first
             self.report(
                 "skill/duplicate-skill-name", skill_module, arguments["name"].pos,
-                f"skill name {name!r} is used twice",
+                f"skill name {name!r} is used twice" if first_name == name
+                else case_collision_error("skill", first_name, name),
                 related=((first_path, first_pos, "first used here"),),
             )
             valid = False
         if name is not None and valid:
-            self.skill_names[name] = (self.path_of(skill_module), arguments["name"].pos)
+            self.skill_names[folder_key(name)] = (name, self.path_of(skill_module), arguments["name"].pos)
         # The tools of a skill that cannot be kept are still checked (and not "unreachable").
         tools: list[str] = []
         tools_expr = arguments.get("tools")
@@ -747,16 +885,18 @@ class ProjectLinker(Linker):
         info = self.tool_info(draft, skill)
         if info is None or not keep:
             return None
-        previous = self.tool_names.get(info.name)
+        previous = self.tool_names.get(folder_key(info.name))
         if previous is not None:
+            first_name, first_path, first_pos = previous
             self.report(
                 "skill/duplicate-tool-name", draft.module, self.name_pos(draft),
-                f"tool name {info.name!r} is used twice",
-                hint="tool names must be unique within an agent",
-                related=((previous[0], previous[1], "first used here"),),
+                f"tool name {info.name!r} is used twice" if first_name == info.name
+                else case_collision_error("tool", first_name, info.name),
+                hint="tool names must be unique within an agent, ignoring case",
+                related=((first_path, first_pos, "first used here"),),
             )
             return None
-        self.tool_names[info.name] = (self.path_of(draft.module), self.name_pos(draft))
+        self.tool_names[folder_key(info.name)] = (info.name, self.path_of(draft.module), self.name_pos(draft))
         self.tools.append(info)
         return info
 
@@ -940,6 +1080,14 @@ class ProjectLinker(Linker):
                     hint="the name becomes a folder of dist/ and the function name the model sees",
                 )
                 ok = False
+        reserved = reserved_name_error("tool", name) if name is not None and is_valid_name(name) else None
+        if reserved is not None:
+            self.report(
+                "skill/reserved-tool-name", name_setting[0] if name_setting else draft.module,
+                name_setting[1].pos if name_setting else draft.pos, reserved,
+                hint="choose another name; Windows reserves CON, PRN, AUX, NUL, COM1-9 and LPT1-9",
+            )
+            ok = False
         if ok and name is not None and not is_conventional_name(name):
             where_pos = name_setting[1].pos if name_setting else draft.pos
             self.report(

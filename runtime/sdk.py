@@ -27,7 +27,16 @@ from pydantic import BaseModel, Field, create_model
 from .context import ToolContext
 from .docstrings import parse_docstring
 from .errors import ToolDefinitionError
-from .spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, MAX_NAME_LENGTH, function_input_model_name, is_valid_name
+from .spec import (
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    MAX_NAME_LENGTH,
+    case_collision_error,
+    folder_key,
+    function_input_model_name,
+    is_valid_name,
+    reserved_name_error,
+)
 
 __all__ = [
     "Agent",
@@ -173,6 +182,9 @@ class Tool:
             raise ToolDefinitionError(f"{owner}: Tool must have a name")
         if not is_valid_name(name):
             raise ToolDefinitionError(_name_error("tool", name))
+        reserved = reserved_name_error("tool", name)
+        if reserved is not None:
+            raise ToolDefinitionError(reserved)
         where = f"tool {name!r}"
         if type(self).execute is Tool.execute and "execute" not in vars(self):
             raise ToolDefinitionError(f"{where}: Tool must have an execute function")
@@ -359,7 +371,7 @@ def tool(
 
 def _check_tools(skill: str, tools: Sequence[object]) -> tuple[Tool, ...]:
     checked: list[Tool] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for entry in tools:
         if isinstance(entry, type) and issubclass(entry, Tool):
             raise ToolDefinitionError(
@@ -369,9 +381,12 @@ def _check_tools(skill: str, tools: Sequence[object]) -> tuple[Tool, ...]:
         if not isinstance(entry, Tool):
             hint = " (decorate the function with @tool)" if callable(entry) else ""
             raise ToolDefinitionError(f"skill {skill!r}: {entry!r} is not a tool{hint}")
-        if entry.name in seen:
+        first = seen.get(folder_key(entry.name))
+        if first == entry.name:
             raise ToolDefinitionError(f"skill {skill!r}: duplicate tool name {entry.name!r}")
-        seen.add(entry.name)
+        if first is not None:
+            raise ToolDefinitionError(f"skill {skill!r}: {case_collision_error('tool', first, entry.name)}")
+        seen[folder_key(entry.name)] = entry.name
         checked.append(entry)
     return tuple(checked)
 
@@ -389,6 +404,9 @@ class Skill:
     def __post_init__(self) -> None:
         if not is_valid_name(self.name):
             raise ToolDefinitionError(_name_error("skill", self.name))
+        reserved = reserved_name_error("skill", self.name)
+        if reserved is not None:
+            raise ToolDefinitionError(reserved)
         if isinstance(self.tools, str | bytes) or not isinstance(self.tools, Sequence):
             raise ToolDefinitionError(f"skill {self.name!r}: tools must be a list of tools")
         if self.condition is not None and not callable(self.condition):
@@ -409,23 +427,35 @@ class Agent:
             raise ToolDefinitionError(_name_error("agent", self.name))
         if isinstance(self.skills, str | bytes) or not isinstance(self.skills, Sequence):
             raise ToolDefinitionError(f"agent {self.name!r}: skills must be a list of skills")
-        owners: dict[str, str] = {}
-        skill_names: set[str] = set()
+        # Keyed by folder_key: names that differ only in case would share a folder of dist/.
+        owners: dict[str, tuple[str, str]] = {}
+        skill_names: dict[str, str] = {}
         for skill in self.skills:
             if not isinstance(skill, Skill):
                 raise ToolDefinitionError(f"agent {self.name!r}: {skill!r} is not a Skill")
-            if skill.name in skill_names:
+            first_skill = skill_names.get(folder_key(skill.name))
+            if first_skill == skill.name:
                 raise ToolDefinitionError(
                     f"agent {self.name!r}: duplicate skill name {skill.name!r}"
                 )
-            skill_names.add(skill.name)
+            if first_skill is not None:
+                raise ToolDefinitionError(
+                    f"agent {self.name!r}: {case_collision_error('skill', first_skill, skill.name)}"
+                )
+            skill_names[folder_key(skill.name)] = skill.name
             for item in skill.tools:
-                if item.name in owners:
+                owner = owners.get(folder_key(item.name))
+                if owner is not None and owner[0] == item.name:
                     raise ToolDefinitionError(
                         f"agent {self.name!r}: tool name {item.name!r} is used in skills "
-                        f"{owners[item.name]!r} and {skill.name!r}"
+                        f"{owner[1]!r} and {skill.name!r}"
                     )
-                owners[item.name] = skill.name
+                if owner is not None:
+                    raise ToolDefinitionError(
+                        f"agent {self.name!r}: {case_collision_error('tool', owner[0], item.name)} "
+                        f"(skills {owner[1]!r} and {skill.name!r})"
+                    )
+                owners[folder_key(item.name)] = (item.name, skill.name)
         object.__setattr__(self, "skills", tuple(self.skills))
 
     def iter_tools(self) -> Iterator[tuple[Skill, Tool]]:

@@ -20,8 +20,13 @@ __all__ = [
     "function_input_model_name",
     "NAME_PATTERN",
     "NAME_STYLE_PATTERN",
+    "WINDOWS_DEVICE_NAMES",
+    "case_collision_error",
+    "folder_key",
     "is_valid_name",
     "is_conventional_name",
+    "reserved_name_error",
+    "windows_device_name",
 ]
 
 #: A tool or skill name must match this, which also keeps it from escaping ``dist/``.
@@ -30,6 +35,12 @@ NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
 NAME_STYLE_PATTERN: Final = re.compile(r"[a-z][a-z0-9_-]*")
 #: OpenAI caps function names at 64 characters.
 MAX_NAME_LENGTH: Final = 64
+#: What Windows opens instead of a file or folder of that name, in any folder: the list
+#: of ``ntpath.isreserved`` (Python 3.13), which follows Microsoft's "Naming Files".
+WINDOWS_DEVICE_NAMES: Final = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"}
+)
 
 DEFAULT_TIMEOUT: Final = 60.0
 DEFAULT_RETRIES: Final = 0
@@ -47,6 +58,44 @@ def is_valid_name(name: object) -> bool:
         isinstance(name, str)
         and len(name) <= MAX_NAME_LENGTH
         and NAME_PATTERN.fullmatch(name) is not None
+    )
+
+
+def windows_device_name(name: str) -> str | None:
+    """The Windows device a folder called ``name`` would be, or ``None``.
+
+    Windows compares case-insensitively and ignores what follows the first dot and
+    trailing spaces before it: ``nul``, ``NUL.txt`` and ``Nul .tar.gz`` are all ``NUL``.
+    """
+    device = name.partition(".")[0].rstrip(" ").upper()
+    return device if device in WINDOWS_DEVICE_NAMES else None
+
+
+def reserved_name_error(kind: str, name: str) -> str | None:
+    """Why a ``kind`` ("tool" or "skill") cannot be called ``name``, or ``None`` if it can.
+
+    Each tool and skill gets a folder ``dist/<kind>s/<name>/``, which Windows cannot
+    create under a device name.
+    """
+    device = windows_device_name(name)
+    if device is None:
+        return None
+    return (
+        f"{kind} name {name!r} is reserved on Windows ({device} is a device name there), "
+        f"so its folder dist/{kind}s/{name}/ cannot be created"
+    )
+
+
+def folder_key(name: str) -> str:
+    """What two names are compared by on the file systems of macOS and Windows."""
+    return name.casefold()
+
+
+def case_collision_error(kind: str, first: str, second: str) -> str:
+    """Why two ``kind`` names that differ only in case cannot both be used."""
+    return (
+        f"{kind} names {first!r} and {second!r} differ only in case, so on macOS and "
+        f"Windows they would share one folder in dist/{kind}s/"
     )
 
 

@@ -43,7 +43,8 @@ def test_every_code_the_compiler_reports_is_a_documented_check() -> None:
 
 def test_every_error_and_most_warnings_have_an_invalid_example() -> None:
     # Only the codes that no project tree written by a test can trigger go without one:
-    # unreadable files and symlink loops are covered by tests that build such trees, the
+    # unreadable files and symlinks (loops, outside, dangling) are covered by tests that
+    # build such trees (tests/test_index.py, tests/test_symlinks.py), the
     # --verify codes by tests/test_dist.py, the config key by tests/test_config.py.
     without = {code for code, check in CHECKS.items() if not check.invalid}
     assert without == {
@@ -52,5 +53,7 @@ def test_every_error_and_most_warnings_have_an_invalid_example() -> None:
         "skill/unreadable-file",
         "skill/internal-error",
         "skill/symlink-loop",
+        "skill/symlink-outside-project",
+        "skill/dangling-symlink",
         "skill/unknown-config-key",
     }

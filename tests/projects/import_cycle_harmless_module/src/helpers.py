@@ -1,0 +1,5 @@
+import tools
+
+
+def shout(text: str) -> str:
+    return text.upper() + tools.SUFFIX
