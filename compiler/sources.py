@@ -90,11 +90,46 @@ def _diagnostic(
     return Diagnostic(code, severity, message, path, line, col)
 
 
+def _link_problem(link: Path, shown: str, root: Path, allowed: tuple[Path, ...]) -> Diagnostic | None:
+    """Why the symbolic link ``link`` is not followed, or ``None`` when it may be.
+
+    A link may lead anywhere inside the project, or into a folder that
+    ``[tool.skill] allow_outside`` names; one that leads elsewhere is skipped (its code
+    would be bundled without anyone having seen it), and so is one that leads nowhere.
+    """
+    try:
+        written = os.readlink(link)
+    except OSError:
+        return None  # no longer a link: the walk reads whatever is there now
+    try:
+        target = link.resolve(strict=True)
+    except (OSError, RuntimeError):  # missing, or a loop of links (RuntimeError before 3.13)
+        return _diagnostic(
+            "skill/dangling-symlink", shown,
+            f"{shown} is a symbolic link to {written}, which does not exist; not followed",
+            severity=Severity.WARNING,
+        )
+    if any(target.is_relative_to(folder) for folder in allowed):
+        return None
+    folder = Path(os.path.relpath(target if target.is_dir() else target.parent, root)).as_posix()
+    return Diagnostic(
+        "skill/symlink-outside-project", Severity.WARNING,
+        f"{shown} is a symbolic link to {written}, outside the project; not followed, so nothing in it is compiled",
+        shown, 1, 0,
+        hint=f'to compile what it points to, allow its folder in pyproject.toml: [tool.skill] allow_outside = ["{folder}"]',
+    )
+
+
 def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]]:
-    """List the ``.py`` files under ``config.src``, following symlinks but not loops."""
+    """List the ``.py`` files under ``config.src``, following symlinks but not loops.
+
+    A link is followed only where it leads inside the project or into a folder of
+    ``config.outside_roots``; any other link, and a dangling one, is a warning.
+    """
     found: list[SourceFile] = []
     problems: list[Diagnostic] = []
     root = config.root
+    allowed = (root.resolve(), *config.outside_roots)
 
     def relative(path: Path) -> str:
         return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
@@ -113,6 +148,12 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
+            wanted = is_dir or entry.name.endswith(".py")
+            if entry.is_symlink() and (wanted or not os.path.exists(path)):
+                problem = _link_problem(path, relative(path), root, allowed)
+                if problem is not None:
+                    problems.append(problem)
+                    continue
             if is_dir:
                 real = path.resolve()
                 if real in seen:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pydantic import BaseModel
 
 from .capture import Capture
-from .manifest import Manifest, SkillEntry, ToolEntry, read_manifest
+from .manifest import LinkedDistFile, Manifest, SkillEntry, ToolEntry, read_dist_file, read_manifest
 from .serialize import DEFAULT_MAX_OUTPUT_BYTES, describe_exception
 from .spec import DEFAULT_CONDITION_TIMEOUT
 from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
@@ -334,9 +334,13 @@ class Runtime:
 
     def _verified(self, relative: str, sha256: str, what: str) -> bytes:
         """The bytes of a bundle, if they are what the manifest says; else ``LoadError``."""
-        path = self._path(relative)
         try:
-            data = path.read_bytes()
+            data = read_dist_file(self.dist, relative)
+        except LinkedDistFile as error:
+            raise LoadError(
+                f"the bundle of {what} ({relative}) is not the file skillc wrote ({error.strerror}): "
+                "it changed after it was compiled; recompile with `skill compile`"
+            ) from None
         except FileNotFoundError:
             raise LoadError(f"the bundle of {what} is missing ({relative}); recompile with `skill compile`") from None
         except OSError as error:
@@ -391,9 +395,12 @@ class Runtime:
         return value
 
     def _read_json(self, relative: str) -> Any:
-        path = self._path(relative)
         try:
-            return json.loads(path.read_bytes())
+            return json.loads(read_dist_file(self.dist, relative))
+        except LinkedDistFile as error:
+            raise LoadError(
+                f"{relative} is not the file skillc wrote ({error.strerror}); recompile with `skill compile`"
+            ) from None
         except FileNotFoundError:
             raise LoadError(f"{relative} is missing; recompile with `skill compile`") from None
         except (OSError, ValueError) as error:

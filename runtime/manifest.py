@@ -3,12 +3,16 @@
 The manifest is the only file read when a ``dist/`` is loaded: every bundle and schema
 it names is opened later, when it is first needed.  Keys the runtime does not use are
 ignored (a newer compiler may add some); the ones it uses are validated, including
-that every path stays inside ``dist/``.
+that every path stays inside ``dist/``.  Every file of ``dist/`` is read through
+``read_dist_file``, which refuses a symbolic link: skillc never writes one, so a link
+there leads to bytes nobody compiled.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
@@ -25,10 +29,12 @@ __all__ = [
     "AgentEntry",
     "ConditionEntry",
     "EntryPoint",
+    "LinkedDistFile",
     "Manifest",
     "SchemaPaths",
     "SkillEntry",
     "ToolEntry",
+    "read_dist_file",
     "read_manifest",
 ]
 
@@ -47,6 +53,36 @@ DistPath = Annotated[str, AfterValidator(_inside)]
 Name = Annotated[str, Field(pattern=r"^[a-zA-Z0-9_-]+$", max_length=MAX_NAME_LENGTH)]
 ModuleName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
+class LinkedDistFile(OSError):
+    """A file of ``dist/`` that is a symbolic link, or inside a linked folder: skillc writes neither."""
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+def read_dist_file(dist: Path, relative: str) -> bytes:
+    """The bytes of ``dist/relative``, refusing a symbolic link anywhere below ``dist``.
+
+    A link could lead anywhere, so what it points to is never read: ``LinkedDistFile``
+    says so.  Any other failure is the ``OSError`` that reading raised.
+    """
+    path = dist / relative
+    try:
+        linked = path.resolve() != dist.resolve() / relative
+    except RuntimeError:  # a loop of links (Python before 3.13)
+        linked = True
+    if linked:
+        raise LinkedDistFile(errno.ELOOP, "it is a symbolic link, or inside a linked folder", str(path))
+    try:
+        with open(path, "rb", opener=_no_follow) as file:
+            return file.read()
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # made a link after the check above
+            raise LinkedDistFile(errno.ELOOP, "it is a symbolic link", str(path)) from None
+        raise
 
 
 class _Entry(BaseModel):
@@ -152,7 +188,9 @@ def read_manifest(dist: Path) -> Manifest:
     """Read and check ``dist/manifest.json``; a ``UserError`` says what is wrong with it."""
     path = dist / MANIFEST
     try:
-        data = path.read_bytes()
+        data = read_dist_file(dist, MANIFEST)
+    except LinkedDistFile as error:
+        raise UserError(f"{path} is not the manifest skillc wrote: {error.strerror}", hint=_RECOMPILE) from None
     except FileNotFoundError:
         hint = _RECOMPILE if dist.is_dir() else "compile the project first with `skill compile`"
         raise UserError(f"{path} does not exist: {dist} is not a compiled dist/ folder", hint=hint) from None

@@ -7,6 +7,7 @@ puts back any file that ``--force`` overwrote.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -92,8 +93,39 @@ def plan_project(template: Traversable, variables: Mapping[str, str]) -> list[Pl
     return planned
 
 
+def _links_in_the_way(target: Path, files: list[PlannedFile]) -> list[PurePosixPath]:
+    """The paths under ``target`` where writing ``files`` would go through a symbolic link.
+
+    Each is a planned file that is a link, or a folder on the way to one; a path below
+    a link is not listed again.
+    """
+    links: set[PurePosixPath] = set()
+    for planned in files:
+        for depth in range(1, len(planned.path.parts) + 1):
+            relative = PurePosixPath(*planned.path.parts[:depth])
+            if target.joinpath(*relative.parts).is_symlink():
+                links.add(relative)
+                break
+    return sorted(links)
+
+
+def _refuse_links(target: Path, shown: Path, files: list[PlannedFile]) -> None:
+    """Refuse to write anything when a file of the project would be written through a link."""
+    links = _links_in_the_way(target, files)
+    if links:
+        listed = "\n".join(f"  {link} -> {os.readlink(target.joinpath(*link.parts))}" for link in links)
+        raise UsageError(
+            f"refusing to write into {shown} through symbolic links; nothing was written:\n{listed}",
+            hint="skill init never writes what a link points to; remove the links, or choose a new folder",
+        )
+
+
 def write_project(target: Path, files: list[PlannedFile]) -> None:
-    """Write ``files`` under ``target``; on any failure undo everything this call did."""
+    """Write ``files`` under ``target``; on any failure undo everything this call did.
+
+    Nothing is written through a symbolic link: ``UsageError`` lists any in the way first.
+    """
+    _refuse_links(target, target, files)
     created_dirs: list[Path] = []
     written: list[tuple[Path, bytes | None]] = []
     try:
@@ -118,13 +150,33 @@ def write_project(target: Path, files: list[PlannedFile]) -> None:
         raise SkillError(f"could not write the project, nothing was left behind: {error}") from error
 
 
+def _first_link(target: Path, cwd: Path) -> Path | None:
+    """The first symbolic link on the way from ``cwd`` down to ``target`` (itself included)."""
+    for base in (cwd, cwd.resolve()):
+        if target.is_relative_to(base):
+            current = base
+            for part in target.relative_to(base).parts:
+                current = current / part
+                if current.is_symlink():
+                    return current
+            return None
+    return target if target.is_symlink() else None
+
+
 def _check_target(target: Path, shown: Path, cwd: Path, force: bool) -> None:
-    """Refuse a target outside ``cwd``, a file, or a non-empty folder without ``force``."""
+    """Refuse a target outside ``cwd`` or reached through a link, a file, or a non-empty folder without ``force``."""
     resolved = target.resolve()
     if not resolved.is_relative_to(cwd.resolve()):
         raise UsageError(
             f"refusing to create a project at {shown}: it is outside the current folder",
             hint="run `skill init` from the folder that should contain the project",
+        )
+    link = _first_link(target, cwd)
+    if link is not None:
+        where = "it is" if link == target else f"{link.relative_to(cwd) if link.is_relative_to(cwd) else link} is"
+        raise UsageError(
+            f"refusing to create a project at {shown}: {where} a symbolic link to {os.readlink(link)}",
+            hint="skill init never writes through a link; name the folder it points to instead",
         )
     if resolved.exists() and not resolved.is_dir():
         raise UsageError(f"refusing to create a project at {shown}: it is a file")
@@ -162,6 +214,7 @@ def scaffold_project(
         "skillc_version": _skillc_version(),
     }
     files = plan_project(template or default_template(), variables)
+    _refuse_links(target, shown, files)
     if pretend:
         return files
     write_project(target, files)

@@ -124,7 +124,7 @@ def test_unreadable_and_non_utf8_files_and_symlink_loops_are_diagnostics(tmp_pat
     (tmp_path / "src/pkg/loop").symlink_to(tmp_path / "src", target_is_directory=True)
     report = compile_project(tmp_path)
     assert [(d.code, d.severity.value, d.path, d.line, d.col) for d in report.diagnostics] == [
-        ("skill/unreadable-file", "error", "src/pkg/gone.py", 1, 0),
+        ("skill/dangling-symlink", "warning", "src/pkg/gone.py", 1, 0),
         ("skill/encoding-error", "error", "src/pkg/latin.py", 1, 5),
         ("skill/symlink-loop", "warning", "src/pkg/loop", 1, 0),
     ]
