@@ -103,8 +103,6 @@ def compile_project(
     report_path = config.root / CACHE_DIR / REPORT_CACHE
     last = _cached_report(report_path) if use_cache else None
     recorded = last[1][4] if last is not None else None
-    if emit:
-        check_output_folder(config.out, recorded)
     timings["config"] = time.perf_counter() - started
 
     mark = time.perf_counter()
@@ -113,7 +111,7 @@ def compile_project(
     previous = last[1] if last is not None and last[0] == digest else None
     if previous is not None and not verify:
         agent, skills, tools, findings, recorded = previous
-        if not emit or (recorded is not None and recorded == fingerprint(config.out)):
+        if not emit or (recorded is not None and recorded == fingerprint(config.out)):  # nothing to write
             timings["index"] = time.perf_counter() - mark
             timings["link"] = 0.0
             count = len(snapshot.files)
@@ -122,6 +120,8 @@ def compile_project(
                 tuple(sorted((*config.warnings, *findings), key=lambda item: item.sort_key)),
                 IndexStats(count, 0, count, 0), timings, DIST_CURRENT if emit else DIST_SKIPPED,
             )
+    if emit:  # refuse before any work, and again before the swap (emit_dist)
+        check_output_folder(config.out, recorded)
     index = index_sources(config, snapshot, use_cache=use_cache)
     timings["index"] = time.perf_counter() - mark
 
