@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compiler.api import CompileReport, compile_project
+from .compiler.api import CompileReport
+from .project import CompileFailed as ProjectCompileFailed
+from .project import Project, approve_all, decline_all, open_project
 from .runtime.context import Environment, ToolContext
-from .runtime.envfile import load_env
-from .runtime.loader import Runtime, load_dist
+from .runtime.loader import Runtime
 from .runtime.offer import Offer
 from .runtime.results import ToolResult
 
@@ -38,9 +39,18 @@ class CompileFailed(AssertionError):
 class ProjectUnderTest:
     """A compiled project and its runtime, ready to call tools."""
 
-    report: CompileReport
-    runtime: Runtime
+    project: Project
     _calls: int = field(default=0, repr=False)
+
+    @property
+    def report(self) -> CompileReport:
+        """What the compile found."""
+        return self.project.report
+
+    @property
+    def runtime(self) -> Runtime:
+        """The runtime the calls go through."""
+        return self.project.runtime
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -58,20 +68,13 @@ class ProjectUnderTest:
     ) -> ToolContext:
         """A context as a real call gets: variables from the project's .env files unless given."""
         self._calls += 1
-        entry = self.runtime.tool_entry(tool) if tool else None
-        return ToolContext(
-            call_id=f"test-{self._calls}",
-            tool=tool,
-            skill=entry.skill if entry else None,
-            environment=environment,
-            env=load_env(self.report.config.root, environment) if env is None else env,
-            user=user or {},
-            session=session or {},
+        return self.project.context(
+            call_id=f"test-{self._calls}", tool=tool, environment=environment, env=env, user=user, session=session
         )
 
     def offer(self, **context: Any) -> Offer:
         """Evaluate every condition, as at the start of a turn."""
-        return asyncio.run(self.runtime.offer(self.context(**context)))
+        return asyncio.run(self.project.offer(self.context(**context)))
 
     def call(
         self,
@@ -83,19 +86,14 @@ class ProjectUnderTest:
         **context: Any,
     ) -> ToolResult:
         """Call one tool; its conditions are checked first unless ``check_condition=False``."""
-        ctx = self.context(name, **context)
-
-        async def approver(tool: str, given: Any) -> bool:
-            return approve
-
-        async def run() -> ToolResult:
-            offered = (await self.runtime.offer(ctx)).names if check_condition else None
-            return await self.runtime.call(
-                name, arguments if arguments is not None else {}, ctx.call_id, ctx,
-                offered=offered, approver=approver,
-            )
-
-        return asyncio.run(run())
+        called = self.project.call(
+            name,
+            arguments if arguments is not None else {},
+            self.context(name, **context),
+            check_condition=check_condition,
+            approver=approve_all if approve else decline_all,
+        )
+        return asyncio.run(called).result
 
     def value(self, name: str, arguments: Mapping[str, Any] | str | None = None, **options: Any) -> Any:
         """Call a tool and return its output decoded from JSON; an error result fails the test."""
@@ -116,13 +114,14 @@ def load_project(path: str | Path = ".") -> ProjectUnderTest:
     key = Path(path).resolve()
     loaded = _LOADED.get(key)
     if loaded is None:
-        report = compile_project(key)
-        if not report.ok:
+        try:
+            opened = open_project(key)
+        except ProjectCompileFailed as failed:
             problems = "\n".join(
                 f"{item.path}:{item.line}:{item.col + 1}: {item.severity.value}[{item.code}] {item.message}"
-                for item in report.diagnostics
+                for item in failed.report.diagnostics
             )
-            raise CompileFailed(f"the project does not compile:\n{problems}")
-        loaded = ProjectUnderTest(report, load_dist(report.config.out))
+            raise CompileFailed(f"the project does not compile:\n{problems}") from None
+        loaded = ProjectUnderTest(opened)
         _LOADED[key] = loaded
     return loaded

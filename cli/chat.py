@@ -23,23 +23,24 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, cast
 
 from rich.console import Console
+from rich.live import Live
 from rich.markup import escape
 
+from ..project import CompileFailed, approve_all, open_project
+from ..runtime.agent import AgentLoop, chat_config
+from ..runtime.call import Approver
+from ..runtime.context import Environment
 from ..runtime.errors import UsageError
-from ..runtime.models import ModelError, Reply, ToolCall
+from ..runtime.models import Message, Model, ModelError, Reply, ToolCall
+from ..runtime.offline import OfflineModel
+from ..runtime.providers import open_model
+from ..runtime.results import ToolResult
+from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
 from .consoles import notice, runtime_log, stderr, stdout
-
-if TYPE_CHECKING:
-    from rich.live import Live
-
-    from ..runtime.agent import AgentLoop
-    from ..runtime.loader import Approver
-    from ..runtime.models import Message, Model
-    from ..runtime.results import ToolResult
-    from ..runtime.threads import Thread
+from .render import print_text
 
 __all__ = ["ChatView", "run_chat_command"]
 
@@ -89,7 +90,7 @@ class ChatView:
             self.out.file.write(delta)
             self.out.file.flush()
             return
-        from rich.live import Live
+        # Deferred for start-up: rich's Markdown (markdown-it, 20 ms) is needed only on a terminal.
         from rich.markdown import Markdown
 
         if self._live is None:
@@ -148,10 +149,6 @@ class ChatView:
             stderr().print(f"[bold]hint:[/] {escape(error.hint)}")
 
 
-def _approve_all(name: str, arguments: dict[str, Any]) -> bool:
-    return True
-
-
 class _Prompter:
     """Reads the user's lines: with ``readline`` on a terminal (editing, history kept in ``.skill/``)."""
 
@@ -160,6 +157,7 @@ class _Prompter:
         self.history = root / ".skill" / "chat_history"
         if sys.stdin.isatty():
             with contextlib.suppress(ImportError):  # not built on every platform
+                # Only on a terminal: importing readline can write escape codes to a pipe.
                 import readline
 
                 self.readline = readline
@@ -231,58 +229,37 @@ def run_chat_command(
     debug: bool = False,
 ) -> int:
     """Compile if needed, then chat: one message with ``message``, else a session; return the exit code."""
-    from ..runtime.threads import check_thread_id, thread_path
-
     if message is not None and not message.strip():
         raise UsageError("-m needs a message", hint="""e.g. skill chat -m 'Where is order A1001?'""")
     if thread_id is not None:
         check_thread_id(thread_id)  # a usage error before anything is compiled
-
-    from ..compiler.api import compile_project
-
-    report = compile_project(project, notify=notice)
-    if not report.ok:
-        from .render import print_text
-
-        print_text(stderr(), report)
-        stderr().print("[bold red]error:[/] the project does not compile; fix the errors above first")
-        return EXIT_FAILED
-
-    from ..runtime.agent import AgentLoop, chat_config
-    from ..runtime.context import ToolContext
-    from ..runtime.envfile import load_env
-    from ..runtime.loader import load_dist
-    from ..runtime.models import open_model
-    from ..runtime.threads import Thread, load_thread, save_thread
-
-    root = report.config.root
-    config = chat_config(
-        report.config.chat, model=model, base_url=base_url, max_steps=max_steps, environ=os.environ
-    )
-    for warning in config.warnings:
-        stderr().print(f"[bold yellow]warning:[/] {escape(warning)}")
-    context = ToolContext(
-        call_id="chat",
-        environment=environment,  # type: ignore[arg-type]
-        env=load_env(root, environment),
-    )
-    runtime = load_dist(report.config.out)
     try:
+        opened = open_project(project, environment=cast(Environment, environment), notify=notice)
+    except CompileFailed as failed:
+        print_text(stderr(), failed.report)
+        raise
+    with opened:
+        root = opened.root
+        config = chat_config(
+            opened.report.config.chat, model=model, base_url=base_url, max_steps=max_steps, environ=os.environ
+        )
+        for warning in config.warnings:
+            stderr().print(f"[bold yellow]warning:[/] {escape(warning)}")
+        context = opened.context(call_id="chat")
+        agent = opened.runtime.manifest.agent.name
         thread: Thread | None = None
         if thread_id is not None:
-            thread = load_thread(root, thread_id, runtime.manifest.agent.name) or Thread(
-                thread_id, runtime.manifest.agent.name
-            )
+            thread = load_thread(root, thread_id, agent) or Thread(thread_id, agent)
         chosen = open_model(config.model, os.environ)
         one_shot = message is not None
         view = ChatView(stdout(), stderr() if one_shot else stdout(), one_shot=one_shot)
         prompter = None if one_shot else _Prompter(root)
         approver: Approver | None = None
         if approve:
-            approver = _approve_all
+            approver = approve_all
         elif prompter is not None:
             approver = _asker(prompter, view)
-        loop = AgentLoop(runtime, chosen, context, max_steps=config.max_steps, approver=approver, events=view)
+        loop = AgentLoop(opened.runtime, chosen, context, max_steps=config.max_steps, approver=approver, events=view)
         messages: list[Message] = thread.messages if thread is not None else []
 
         def save() -> None:
@@ -298,8 +275,6 @@ def run_chat_command(
                 return _session(runner, loop, view, prompter, messages, chosen, thread, save)
             finally:
                 runner.run(chosen.aclose())
-    finally:
-        runtime.close()
 
 
 def _one_message(
@@ -311,8 +286,6 @@ def _one_message(
     model: Model,
     save: Callable[[], None],
 ) -> int:
-    from ..runtime.offline import OfflineModel
-
     if isinstance(model, OfflineModel):
         view.trace.print(f"[dim]{escape(_offline_notice())}[/]")
     try:
@@ -338,8 +311,6 @@ def _session(
     thread: Thread | None,
     save: Callable[[], None],
 ) -> int:
-    from ..runtime.offline import OfflineModel
-
     out = view.out
     agent = loop.runtime.manifest.agent.name
     out.print(f"[bold]skill chat[/]: agent [bold]{escape(agent)}[/], answered by {escape(model.label)}.")

@@ -12,13 +12,19 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
+from ..project import CompileFailed, approve_all, open_project
+from ..runtime.context import Environment
 from ..runtime.errors import UsageError
+from ..runtime.loader import Runtime
+from ..runtime.results import ToolResult
 from .consoles import notice, runtime_log, stderr, stdout
+from .render import print_text
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
 
@@ -70,67 +76,37 @@ def run_test_command(
 ) -> int:
     """Compile if needed, then list the tools or run one; print it and return the exit code."""
     arguments = _arguments(input_text)
-    from ..compiler.api import compile_project
-
-    report = compile_project(project, notify=notice)
-    if not report.ok:
-        from .render import print_text
-
-        print_text(stderr(), report)
-        stderr().print("[bold red]error:[/] the project does not compile; fix the errors above first")
-        return 1
-    from ..runtime.context import ToolContext
-    from ..runtime.envfile import load_env
-    from ..runtime.loader import load_dist
-
-    runtime = load_dist(report.config.out)
     try:
+        opened = open_project(project, environment=cast(Environment, environment), notify=notice)
+    except CompileFailed as failed:
+        print_text(stderr(), failed.report)
+        raise
+    with opened:
         out = stdout()
         if name is None:
-            return _list_tools(out, runtime)
-        entry = runtime.tool_entry(name)
+            return _list_tools(out, opened.runtime)
+        entry = opened.runtime.tool_entry(name)
         if entry is None:
-            known = ", ".join(runtime.tool_names) or "none"
+            known = ", ".join(opened.runtime.tool_names) or "none"
             stderr().print(f"[bold red]error:[/] no tool {escape(repr(name))}; the tools are: {escape(known)}")
             return EXIT_NO_SUCH_TOOL
-        context = ToolContext(
-            call_id=CALL_ID,
-            tool=name,
-            skill=entry.skill,
-            environment=environment,  # type: ignore[arg-type]
-            env=load_env(report.config.root, environment),
-        )
-
-        async def approver(tool: str, given: Any) -> bool:
-            return True
-
-        async def run() -> tuple[Any, str | None]:
-            offered = None
-            if not skip_condition:
-                offer = await runtime.offer(context)
-                if name not in offer.names:
-                    reason = offer.reason(entry.skill, "skill") or offer.reason(name) or "it is not offered"
-                    return None, reason
-                offered = offer.names
-            result = await runtime.call(
-                name, arguments, CALL_ID, context, offered=offered, approver=approver if approve else None
-            )
-            return result, None
-
+        context = opened.context(call_id=CALL_ID, tool=name)
+        approver = approve_all if approve else None
         with runtime_log(stderr(), debug=debug):
-            result, hidden = asyncio.run(run())
-        if hidden is not None:
-            if as_json:
-                sys.stdout.write(json.dumps({"name": name, "offered": False, "reason": hidden}) + "\n")
-            else:
-                out.print(f"Tool: {escape(name)} (skill {escape(entry.skill)})")
-                out.print(
-                    f"[bold yellow]Not run:[/] the tool is hidden this turn: {escape(hidden)}\n"
-                    "Pass --skip-condition to run it anyway."
-                )
-            return 1
-    finally:
-        runtime.close()
+            called = asyncio.run(
+                opened.call(name, arguments, context, check_condition=not skip_condition, approver=approver)
+            )
+    if called.hidden is not None:
+        if as_json:
+            sys.stdout.write(json.dumps({"name": name, "offered": False, "reason": called.hidden}) + "\n")
+        else:
+            out.print(f"Tool: {escape(name)} (skill {escape(entry.skill)})")
+            out.print(
+                f"[bold yellow]Not run:[/] the tool is hidden this turn: {escape(called.hidden)}\n"
+                "Pass --skip-condition to run it anyway."
+            )
+        return 1
+    result = called.result
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
     else:
@@ -138,14 +114,13 @@ def run_test_command(
     return 1 if result.is_error else 0
 
 
-def _list_tools(out: Console, runtime: Any) -> int:
-    from rich.table import Table
-
+def _list_tools(out: Console, runtime: Runtime) -> int:
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
     for column in ("tool", "skill", "description"):
         table.add_column(column, no_wrap=column != "description")
     for name in runtime.tool_names:
         entry = runtime.tool_entry(name)
+        assert entry is not None
         summary = (entry.description.strip().splitlines() or [""])[0]
         table.add_row(escape(name), escape(entry.skill), escape(summary))
     out.print(table)
@@ -153,7 +128,9 @@ def _list_tools(out: Console, runtime: Any) -> int:
     return 0
 
 
-def _print_result(out: Console, name: str, arguments: str, skill: str, result: Any, *, needs_approval: bool) -> None:
+def _print_result(
+    out: Console, name: str, arguments: str, skill: str, result: ToolResult, *, needs_approval: bool
+) -> None:
     attempts = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
     out.print(f"Tool: {escape(name)} (skill {escape(skill)})")
     out.print(f"Input: {escape(arguments)}")

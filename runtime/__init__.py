@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports each name on first use
     from .context import Environment, ToolContext
     from .envfile import load_env
     from .errors import SkillError, ToolDefinitionError, UserError

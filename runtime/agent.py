@@ -29,16 +29,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Final, Protocol
 
+from .call import Approver
+from .context import ToolContext
 from .errors import ConfigError, UsageError
+from .loader import Runtime
 from .models import Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
-
-if TYPE_CHECKING:
-    from .context import ToolContext
-    from .loader import Approver, Runtime
-    from .offer import Offer
-    from .results import ToolResult
+from .offer import Offer
+from .results import ToolResult
 
 __all__ = [
     "CHAT_KEYS",

@@ -14,6 +14,8 @@ The steps, each of which may end the call with an error result:
    JSON text within the size limit (``serialization``).
 
 What the tool prints is captured per call and logged at debug level, never shown.
+``call_tool`` runs a call of a tool of a ``store.DistStore``; ``Runtime.call`` is how the
+rest of skillc reaches it.
 """
 
 from __future__ import annotations
@@ -21,180 +23,41 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
-import json
 import logging
 import time
-from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from collections.abc import Callable, Collection
+from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
+from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
-from .results import ErrorType, ToolResult
+from .results import CallRefused, ErrorType, ToolResult, refuse
 from .sdk import FunctionTool, Tool
 from .serialize import (
+    DEFAULT_MAX_OUTPUT_BYTES,
     SerializationFailure,
     describe_exception,
     describe_validation_error,
     to_json_text,
 )
+from .store import DistStore, LoadedTool, LoadError
 from .workers import Outcome, invoke
 
-if TYPE_CHECKING:
-    from .loader import Approver, LoadedTool, Runtime
-
-__all__ = ["call_tool", "parse_arguments", "remove_strict_nulls"]
+__all__ = ["Approver", "call_tool"]
 
 logger = logging.getLogger("skillc.runtime")
 
+#: Asked before a ``needs_approval`` tool runs: ``approver(name, arguments)``, sync or async.
+Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
+
 #: At most this many tool names are listed when the model asks for one that does not exist.
 _MAX_NAMES_LISTED: Final = 30
-#: Deeper than this, a strict tool's arguments are left as they are.
-_MAX_DEPTH: Final = 64
-
-
-class _Refused(Exception):
-    """Ends a call with an error result."""
-
-    def __init__(self, error_type: ErrorType, message: str) -> None:
-        super().__init__(message)
-        self.error_type = error_type
-        self.message = message
-
-
-def _refuse(error_type: ErrorType, message: str) -> NoReturn:
-    raise _Refused(error_type, message)
 
 
 def _listing(lines: list[str]) -> str:
     return "\n".join(f"- {line}" for line in lines)
-
-
-def _json_type(value: object) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return "null" if value is None else type(value).__name__
-
-
-def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def parse_arguments(arguments: object) -> dict[Any, Any]:
-    """The arguments as a dict: from JSON text, bytes or a mapping.
-
-    Empty text means no arguments, as several model servers send it for tools that
-    take none.
-    """
-    if isinstance(arguments, str | bytes | bytearray):
-        if not arguments.strip():
-            return {}
-        problem = "The arguments are not valid JSON"
-        try:
-            document = json.loads(arguments, parse_constant=_refuse_constant)
-        except json.JSONDecodeError as error:
-            _refuse("invalid_json", f"{problem}: {error.msg} at line {error.lineno} column {error.colno}.")
-        except RecursionError:
-            _refuse("invalid_json", f"{problem}: they are nested too deeply.")
-        except ValueError as error:  # not UTF-8, NaN, integers with thousands of digits
-            _refuse("invalid_json", f"{problem}: {error}")
-    elif isinstance(arguments, Mapping):
-        document = dict(arguments)
-    else:
-        _refuse("validation", f"The arguments must be a JSON object, not {type(arguments).__name__}.")
-    if not isinstance(document, dict):
-        _refuse("validation", f"The arguments must be a JSON object, not {_json_type(document)}.")
-    return document
-
-
-# --- strict mode ------------------------------------------------------------------------
-
-
-def _resolve(schema: Any, root: Mapping[str, Any]) -> Any:
-    """Follow ``$ref`` (to ``#/$defs/...``) until a schema that is not a reference."""
-    for _ in range(_MAX_DEPTH):
-        if not isinstance(schema, Mapping) or not isinstance(schema.get("$ref"), str):
-            return schema
-        reference: str = schema["$ref"]
-        if not reference.startswith("#/"):
-            return None
-        target: Any = root
-        for step in reference[2:].split("/"):
-            target = target.get(step) if isinstance(target, Mapping) else None
-        schema = target
-    return None
-
-
-def _object_schema(schema: Any, root: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The one object schema ``schema`` allows (through ``anyOf``, ``Optional``), else ``None``."""
-    schema = _resolve(schema, root)
-    if not isinstance(schema, Mapping):
-        return None
-    if schema.get("type") == "object" or "properties" in schema:
-        return schema
-    for key in ("anyOf", "oneOf", "allOf"):
-        variants = schema.get(key)
-        if isinstance(variants, list):
-            objects = [found for item in variants if (found := _object_schema(item, root)) is not None]
-            return objects[0] if len(objects) == 1 else None
-    return None
-
-
-def _array_items(schema: Any, root: Mapping[str, Any]) -> Any:
-    schema = _resolve(schema, root)
-    if not isinstance(schema, Mapping):
-        return None
-    if schema.get("type") == "array":
-        return schema.get("items")
-    for key in ("anyOf", "oneOf"):
-        variants = schema.get(key)
-        if isinstance(variants, list):
-            resolved = (_resolve(variant, root) for variant in variants)
-            arrays = [item for item in resolved if isinstance(item, Mapping) and item.get("type") == "array"]
-            return arrays[0].get("items") if len(arrays) == 1 else None
-    return None
-
-
-def remove_strict_nulls(
-    value: Any, schema: Mapping[str, Any], root: Mapping[str, Any] | None = None, depth: int = 0
-) -> Any:
-    """Drop the ``null`` of every optional field (not ``required`` in ``schema``), nested ones too.
-
-    OpenAI's strict mode makes every field required, so the model sends ``null`` for
-    an optional field it means to leave out; without this, the field's default
-    would be replaced by ``None`` (or fail validation).
-    """
-    root = schema if root is None else root
-    if depth > _MAX_DEPTH:
-        return value
-    if isinstance(value, dict):
-        shape = _object_schema(schema, root)
-        if shape is None:
-            return value
-        properties = shape.get("properties")
-        properties = properties if isinstance(properties, Mapping) else {}
-        required = shape.get("required")
-        required = set(required) if isinstance(required, list) else set()
-        extra = shape.get("additionalProperties")
-        cleaned: dict[Any, Any] = {}
-        for key, item in value.items():
-            if item is None and key in properties and key not in required:
-                continue
-            inner = properties.get(key, extra if isinstance(extra, Mapping) else None)
-            cleaned[key] = remove_strict_nulls(item, inner, root, depth + 1) if isinstance(inner, Mapping) else item
-        return cleaned
-    if isinstance(value, list):
-        items = _array_items(schema, root)
-        if isinstance(items, Mapping):
-            return [remove_strict_nulls(item, items, root, depth + 1) for item in value]
-    return value
 
 
 # --- the call itself ----------------------------------------------------------------------
@@ -236,73 +99,89 @@ def _plain(value: object) -> bool:
     return True
 
 
+def _validated(
+    model: type[BaseModel],
+    value: object,
+    error_type: ErrorType,
+    mismatch: str,
+    validating: str,
+    *,
+    from_attributes: bool | None = None,
+) -> Any:
+    """``value`` validated by ``model``; a mismatch or a validator that raises refuses the call."""
+    try:
+        return model.model_validate(value, from_attributes=from_attributes)
+    except ValidationError as error:
+        refuse(error_type, f"{mismatch}:\n" + _listing(describe_validation_error(error)))
+    except Exception as error:  # the model's own validators are the tool's code
+        refuse(error_type, f"{validating} raised {describe_exception(error)}.")
+
+
 def _render(value: object, output_model: type[BaseModel] | None, limit: int) -> str:
-    """Validate the result against the output model, then make it JSON text."""
+    """Validate the result against the output model, then make it JSON text; else refuse."""
     if output_model is not None and not isinstance(value, output_model):
-        try:
-            value = output_model.model_validate(value, from_attributes=True)
-        except ValidationError as error:
-            _refuse(
-                "output_validation",
-                "The tool's result does not match its output schema:\n"
-                + _listing(describe_validation_error(error)),
-            )
-        except Exception as error:  # the output model's own validators are the tool's code
-            _refuse("output_validation", f"Validating the tool's result raised {describe_exception(error)}.")
+        value = _validated(
+            output_model,
+            value,
+            "output_validation",
+            "The tool's result does not match its output schema",
+            "Validating the tool's result",
+            from_attributes=True,
+        )
     try:
         return to_json_text(value, limit=limit)
     except SerializationFailure as error:
-        _refuse("serialization", f"The tool's result cannot be sent to the model: {error}.")
+        refuse("serialization", f"The tool's result cannot be sent to the model: {error}.")
 
 
 class _Call:
-    """One call in progress; ``run`` returns the output text or raises ``_Refused``."""
+    """One call in progress; ``run`` returns the output text or raises ``CallRefused``."""
 
     def __init__(
         self,
-        runtime: Runtime,
+        store: DistStore,
         name: str,
         arguments: object,
         call_id: str,
         context: ToolContext | None,
         offered: Collection[str] | None,
         approver: Approver | None,
+        max_output_bytes: int,
     ) -> None:
-        self.runtime = runtime
+        self.store = store
         self.name = name
         self.arguments = arguments
         self.call_id = call_id
         self.context = context if context is not None else ToolContext()
         self.offered = offered
         self.approver = approver
+        self.max_output_bytes = max_output_bytes
         self.attempts = 0
         self.printed = Capture()
 
     def _unknown(self) -> NoReturn:
-        names = sorted(self.offered) if self.offered is not None else list(self.runtime.tool_names)
+        names = sorted(self.offered) if self.offered is not None else list(self.store.tool_names)
         shown = ", ".join(names[:_MAX_NAMES_LISTED]) + (", ..." if len(names) > _MAX_NAMES_LISTED else "")
         label = str(self.name)
         label = label if len(label) <= 100 else label[:100] + "..."
-        _refuse("unknown_tool", f"There is no tool named {label!r}. The tools are: {shown or 'none'}.")
+        refuse("unknown_tool", f"There is no tool named {label!r}. The tools are: {shown or 'none'}.")
 
     async def run(self) -> str:
-        runtime = self.runtime
-        entry = runtime.tool_entry(self.name)
+        """Every step of the call, in order; the output text, or ``CallRefused`` from the step that failed."""
+        store = self.store
+        entry = store.tool_entry(self.name)
         if entry is None:
             self._unknown()
         if self.offered is not None and self.name not in self.offered:
-            _refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
+            refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
         arguments = parse_arguments(self.arguments)
-
-        from .loader import LoadError
-
         try:
-            loaded = await runtime.load_tool(self.name, entry.timeout)
+            loaded = await store.load_tool(self.name, entry.timeout)
         except LoadError as error:
             logger.error("tool %r cannot run: %s", self.name, error)
-            _refuse("execution", f"The tool cannot run: {error}.")
+            refuse("execution", f"The tool cannot run: {error}.")
         except TimeoutError:
-            _refuse("timeout", f"The tool's code did not load within {entry.timeout:g} s.")
+            refuse("timeout", f"The tool's code did not load within {entry.timeout:g} s.")
         if loaded.input_schema is not None:
             arguments = remove_strict_nulls(arguments, loaded.input_schema)
         payload = self._validate(loaded, arguments)
@@ -311,53 +190,51 @@ class _Call:
         value = await self._execute(loaded, payload)
         if loaded.tool.output_schema is None and _plain(value):
             # Plain JSON data cannot run code while it is serialized: no thread needed.
-            return _render(value, None, runtime.max_output_bytes)
+            return _render(value, None, self.max_output_bytes)
         outcome = await invoke(
-            runtime.pool,
-            lambda: _render(value, loaded.tool.output_schema, runtime.max_output_bytes),
+            store.pool,
+            lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
             asynchronous=False,
             timeout=entry.timeout,
             capture=self.printed,
         )
         if outcome.timed_out:
-            _refuse("serialization", f"Serializing the tool's result took longer than {entry.timeout:g} s.")
-        if isinstance(outcome.error, _Refused):
+            refuse("serialization", f"Serializing the tool's result took longer than {entry.timeout:g} s.")
+        if isinstance(outcome.error, CallRefused):
             raise outcome.error
         if outcome.error is not None:  # a custom serializer of the tool's failed
-            _refuse("serialization", f"Serializing the tool's result raised {describe_exception(outcome.error)}.")
+            refuse("serialization", f"Serializing the tool's result raised {describe_exception(outcome.error)}.")
         assert isinstance(outcome.value, str)
         return outcome.value
 
     def _validate(self, loaded: LoadedTool, arguments: dict[Any, Any]) -> Any:
+        """The input model's instance for ``arguments`` (the dict itself without a model); else refuse."""
         model = loaded.tool.input_schema
         if model is None:
             return arguments
-        try:
-            return model.model_validate(arguments)
-        except ValidationError as error:
-            _refuse(
-                "validation",
-                "The arguments do not match the tool's input schema:\n"
-                + _listing(describe_validation_error(error)),
-            )
-        except Exception as error:  # the input model's own validators are the tool's code
-            _refuse("validation", f"Validating the arguments raised {describe_exception(error)}.")
+        return _validated(
+            model,
+            arguments,
+            "validation",
+            "The arguments do not match the tool's input schema",
+            "Validating the arguments",
+        )
 
     async def _approve(self, arguments: dict[Any, Any]) -> None:
         approver = self.approver
         if approver is None:
-            _refuse("approval_denied", "This tool needs a person's approval, and nobody is here to give it.")
+            refuse("approval_denied", "This tool needs a person's approval, and nobody is here to give it.")
         outcome = await invoke(
-            self.runtime.pool,
+            self.store.pool,
             lambda: approver(self.name, dict(arguments)),
             asynchronous=inspect.iscoroutinefunction(approver),
             timeout=None,
         )
         if outcome.error is not None:
             logger.warning("the approver failed for tool %r: %s", self.name, describe_exception(outcome.error))
-            _refuse("approval_denied", "The approval could not be asked for, so the tool did not run.")
+            refuse("approval_denied", "The approval could not be asked for, so the tool did not run.")
         if outcome.value is not True:
-            _refuse("approval_denied", "A person declined to run this tool.")
+            refuse("approval_denied", "A person declined to run this tool.")
 
     async def _await(self, tool: Tool, payload: Any, context: ToolContext, timeout: float) -> Outcome[Any]:
         """Await an async ``execute`` in this task, under its deadline.
@@ -395,7 +272,7 @@ class _Call:
                 outcome = await self._await(tool, payload, context, entry.timeout)
             else:
                 outcome = await invoke(
-                    self.runtime.pool,
+                    self.store.pool,
                     lambda: tool.execute(payload, context),
                     asynchronous=False,
                     timeout=entry.timeout,
@@ -419,12 +296,12 @@ class _Call:
                 )
         after = f" (after {tries} attempts)" if tries > 1 else ""
         if outcome.error is None:
-            _refuse("timeout", f"The tool did not finish within {entry.timeout:g} s{after}.")
-        _refuse("execution", f"The tool failed{after}: {describe_exception(outcome.error)}")
+            refuse("timeout", f"The tool did not finish within {entry.timeout:g} s{after}.")
+        refuse("execution", f"The tool failed{after}: {describe_exception(outcome.error)}")
 
 
 async def call_tool(
-    runtime: Runtime,
+    store: DistStore,
     name: str,
     arguments: object,
     call_id: str,
@@ -432,14 +309,15 @@ async def call_tool(
     *,
     offered: Collection[str] | None = None,
     approver: Approver | None = None,
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
 ) -> ToolResult:
-    """Run one call through every step; see the module's docstring (``Runtime.call``)."""
+    """Run one call of a tool of ``store`` through every step; a ``ToolResult`` always, never an exception."""
     started = time.perf_counter()
-    call = _Call(runtime, name, arguments, call_id, context, offered, approver)
+    call = _Call(store, name, arguments, call_id, context, offered, approver, max_output_bytes)
     error_type: ErrorType | None = None
     try:
         output = await call.run()
-    except _Refused as refusal:
+    except CallRefused as refusal:
         error_type, output = refusal.error_type, refusal.message
     except Exception as error:
         # The contract is a result, never an exception: whatever slipped through is a

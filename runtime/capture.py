@@ -41,6 +41,7 @@ class Capture:
         self.truncated = False
 
     def write(self, text: str) -> None:
+        """Keep ``text``, up to the limit; what is past it is dropped and ``truncated`` set."""
         with self._lock:
             room = MAX_CAPTURED_CHARS - self._size
             if room <= 0:
@@ -53,6 +54,7 @@ class Capture:
 
     @property
     def text(self) -> str:
+        """Everything kept so far."""
         with self._lock:
             return "".join(self._parts)
 

@@ -19,19 +19,19 @@ import inspect
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 from .capture import Capture
+from .context import ToolContext
 from .serialize import describe_exception
+from .store import DistStore, LoadError
 from .workers import invoke
 
-if TYPE_CHECKING:
-    from .context import ToolContext
-    from .loader import Runtime
-
-__all__ = ["Hidden", "Offer", "OfferedSkill", "OfferedTool", "build_offer"]
+__all__ = ["Hidden", "Kind", "Offer", "OfferedSkill", "OfferedTool", "build_offer"]
 
 logger = logging.getLogger("skillc.runtime")
+
+Kind: TypeAlias = Literal["skill", "tool"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class OfferedSkill:
 class Hidden:
     """A skill or tool not offered this turn, and why."""
 
-    kind: Literal["skill", "tool"]
+    kind: Kind
     name: str
     reason: str
 
@@ -87,45 +87,47 @@ class Offer:
         """Each offered skill's context, by skill name, in agent order."""
         return {skill.name: skill.context for skill in self.skills}
 
-    def reason(self, name: str, kind: Literal["skill", "tool"] = "tool") -> str | None:
+    def reason(self, name: str, kind: Kind = "tool") -> str | None:
         """Why ``name`` is hidden, or ``None`` if it is not."""
         return next((item.reason for item in self.hidden if item.kind == kind and item.name == name), None)
 
 
+class _Item(NamedTuple):
+    """A skill or tool whose ``condition()`` is asked."""
+
+    kind: Kind
+    name: str
+
+
 @dataclass(frozen=True)
-class _No:
+class _Hiding:
+    """Why an item is hidden this turn."""
+
     reason: str
     #: A condition that said ``False`` is routine; one that failed is worth a warning.
     failed: bool = True
 
 
-async def _verdict(
-    runtime: Runtime,
-    kind: Literal["skill", "tool"],
-    name: str,
-    context: ToolContext,
-    timeout: float,
-) -> _No | None:
-    """``None`` if the condition says the item is offered, else why it is not."""
+async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeout: float) -> _Hiding | None:
+    """Why the item's condition hides it this turn; ``None`` when it says the item is offered."""
+    kind, name = item
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    from .loader import LoadError
-
     condition: Callable[[], Any] | None
     try:
         if kind == "skill":
-            condition = await runtime.load_skill_condition(name, timeout)
+            condition = await store.load_skill_condition(name, timeout)
         else:
-            condition = (await runtime.load_tool(name, timeout)).tool.condition_function
+            condition = (await store.load_tool(name, timeout)).tool.condition_function
     except LoadError as error:
-        return _No(f"its code cannot be loaded: {error}")
+        return _Hiding(f"its code cannot be loaded: {error}")
     except TimeoutError:
-        return _No(f"loading its code took longer than {timeout:g} s")
+        return _Hiding(f"loading its code took longer than {timeout:g} s")
     if condition is None:
         return None
     printed = Capture()
     outcome = await invoke(
-        runtime.pool,
+        store.pool,
         condition,
         asynchronous=inspect.iscoroutinefunction(condition),
         timeout=max(0.0, deadline - loop.time()),
@@ -135,71 +137,69 @@ async def _verdict(
     if printed.text:
         logger.debug("the condition of %s %r printed:\n%s", kind, name, printed.text)
     if outcome.timed_out:
-        return _No(f"its condition() did not return within {timeout:g} s")
+        return _Hiding(f"its condition() did not return within {timeout:g} s")
     if outcome.error is not None:
-        return _No(f"its condition() raised {describe_exception(outcome.error)}")
+        return _Hiding(f"its condition() raised {describe_exception(outcome.error)}")
     if outcome.value is True:
         return None
     if outcome.value is False:
-        return _No("its condition() returned False", failed=False)
-    return _No(f"its condition() returned {type(outcome.value).__name__}, not True or False")
+        return _Hiding("its condition() returned False", failed=False)
+    return _Hiding(f"its condition() returned {type(outcome.value).__name__}, not True or False")
 
 
-def _hide(hidden: list[Hidden], kind: Literal["skill", "tool"], name: str, verdict: _No) -> None:
-    hidden.append(Hidden(kind, name, verdict.reason))
-    level = logging.WARNING if verdict.failed else logging.INFO
-    logger.log(level, "%s %r is hidden this turn: %s", kind, name, verdict.reason)
+def _hide(hidden: list[Hidden], item: _Item, why: _Hiding) -> None:
+    hidden.append(Hidden(item.kind, item.name, why.reason))
+    level = logging.WARNING if why.failed else logging.INFO
+    logger.log(level, "%s %r is hidden this turn: %s", item.kind, item.name, why.reason)
 
 
-async def build_offer(runtime: Runtime, context: ToolContext, timeout: float) -> Offer:
-    """Evaluate every condition concurrently and say what is offered (``Runtime.offer``)."""
-    manifest = runtime.manifest
+async def build_offer(store: DistStore, context: ToolContext, timeout: float) -> Offer:
+    """Evaluate every condition of ``store``'s dist concurrently and say what is offered; never raises."""
+    manifest = store.manifest
     order = {name: index for index, name in enumerate(manifest.agent.skills)}
     skills = sorted(manifest.skills, key=lambda skill: order.get(skill.name, len(order)))
-    checks: list[tuple[Literal["skill", "tool"], str]] = [
-        ("skill", skill.name) for skill in skills if skill.condition is not None
-    ]
-    checks += [("tool", tool.name) for tool in manifest.tools if tool.has_condition]
+    checks = [_Item("skill", skill.name) for skill in skills if skill.condition is not None]
+    checks += [_Item("tool", tool.name) for tool in manifest.tools if tool.has_condition]
 
-    def scoped(kind: str, name: str) -> ToolContext:
-        if kind == "skill":
-            return dataclasses.replace(context, tool=None, skill=name)
-        entry = runtime.tool_entry(name)
-        return dataclasses.replace(context, tool=name, skill=entry.skill if entry else None)
+    def scoped(item: _Item) -> ToolContext:
+        if item.kind == "skill":
+            return dataclasses.replace(context, tool=None, skill=item.name)
+        entry = store.tool_entry(item.name)
+        return dataclasses.replace(context, tool=item.name, skill=entry.skill if entry else None)
 
-    verdicts = await asyncio.gather(
-        *(_verdict(runtime, kind, name, scoped(kind, name), timeout) for kind, name in checks)
-    )
-    failed = {check: verdict for check, verdict in zip(checks, verdicts, strict=True) if verdict is not None}
+    reasons = await asyncio.gather(*(_why_hidden(store, item, scoped(item), timeout) for item in checks))
+    hiding = {item: why for item, why in zip(checks, reasons, strict=True) if why is not None}
 
     hidden: list[Hidden] = []
     offered_skills: list[OfferedSkill] = []
     for skill in skills:
-        verdict = failed.get(("skill", skill.name))
-        if verdict is not None:
-            _hide(hidden, "skill", skill.name, verdict)
+        item = _Item("skill", skill.name)
+        why = hiding.get(item)
+        if why is not None:
+            _hide(hidden, item, why)
         else:
             offered_skills.append(OfferedSkill(skill.name, skill.description, skill.context))
     shown_skills = {skill.name for skill in offered_skills}
 
     candidates: list[str] = []
     for tool in manifest.tools:
-        verdict = failed.get(("tool", tool.name))
+        item = _Item("tool", tool.name)
+        why = hiding.get(item)
         if tool.skill not in shown_skills:
-            verdict = _No(f"its skill {tool.skill!r} is hidden", failed=False)
-        if verdict is not None:
-            _hide(hidden, "tool", tool.name, verdict)
+            why = _Hiding(f"its skill {tool.skill!r} is hidden", failed=False)
+        if why is not None:
+            _hide(hidden, item, why)
         else:
             candidates.append(tool.name)
 
-    definitions = await runtime.definitions(candidates, timeout)
+    definitions = await store.definitions(candidates, timeout)
     offered: list[OfferedTool] = []
     for name in candidates:
         definition = definitions[name]
         if isinstance(definition, str):
-            _hide(hidden, "tool", name, _No(f"its definition cannot be read: {definition}"))
+            _hide(hidden, _Item("tool", name), _Hiding(f"its definition cannot be read: {definition}"))
             continue
-        entry = runtime.tool_entry(name)
+        entry = store.tool_entry(name)
         assert entry is not None
         offered.append(OfferedTool(name, entry.skill, definition, entry.required))
     return Offer(tuple(offered), tuple(offered_skills), tuple(hidden))

@@ -2,15 +2,16 @@
 
 The ``output`` is the text the model sees: the tool's result as JSON (a string result
 as it is) or, for an error, a message that says what went wrong without echoing the
-arguments.  ``error_type`` says which step failed, for programs.
+arguments.  ``error_type`` says which step failed, for programs.  Inside the call path a
+step ends the call with ``refuse``; the call turns the ``CallRefused`` into its result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias, get_args
+from typing import Final, Literal, NoReturn, TypeAlias, get_args
 
-__all__ = ["ERROR_TYPES", "ErrorType", "ToolResult"]
+__all__ = ["ERROR_TYPES", "CallRefused", "ErrorType", "ToolResult", "refuse"]
 
 ErrorType: TypeAlias = Literal[
     "unknown_tool",
@@ -58,3 +59,17 @@ class ToolResult:
             "duration_ms": self.duration_ms,
             "attempts": self.attempts,
         }
+
+
+class CallRefused(Exception):
+    """Ends a call with an error result of ``error_type`` whose output is ``message``."""
+
+    def __init__(self, error_type: ErrorType, message: str) -> None:
+        super().__init__(message)
+        self.error_type: ErrorType = error_type
+        self.message = message
+
+
+def refuse(error_type: ErrorType, message: str) -> NoReturn:
+    """End the call in progress with an error result (raises ``CallRefused``)."""
+    raise CallRefused(error_type, message)

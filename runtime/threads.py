@@ -59,6 +59,7 @@ class Thread:
     updated: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """The thread file's JSON document."""
         return {
             "format": THREAD_FORMAT,
             "id": self.id,

@@ -202,6 +202,7 @@ class Outcome(Generic[_T]):
 
     @property
     def ok(self) -> bool:
+        """The code returned a value (which may be ``None``) before its deadline."""
         return self.error is None and not self.timed_out
 
 

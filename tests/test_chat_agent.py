@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 
 from skillc.runtime.agent import AgentLoop, TurnResult
+from skillc.runtime.call import Approver
 from skillc.runtime.context import ToolContext
-from skillc.runtime.loader import Approver, Runtime, load_dist
-from skillc.runtime.models import Message, ModelError, ModelSettings, OpenAIChatModel, Reply, ToolCall
+from skillc.runtime.loader import Runtime, load_dist
+from skillc.runtime.models import Message, ModelError, ModelSettings, Reply, ToolCall
+from skillc.runtime.openai_chat import OpenAIChatModel
 from skillc.runtime.results import ToolResult
 from chat_support import MODEL, Scripted, ScriptedServer, call, closed_port, compiled_project, fail, say
 

@@ -9,8 +9,10 @@ import pytest
 
 from skillc.runtime.agent import DEFAULT_MAX_STEPS, chat_config
 from skillc.runtime.errors import ConfigError, UsageError, UserError
-from skillc.runtime.models import DEFAULT_BASE_URL, ModelError, ModelSettings, OpenAIChatModel, Reply, ToolCall, chat_tool, open_model
+from skillc.runtime.models import DEFAULT_BASE_URL, ModelError, ModelSettings, Reply, ToolCall
 from skillc.runtime.offline import OfflineModel
+from skillc.runtime.openai_chat import OpenAIChatModel, chat_tool
+from skillc.runtime.providers import open_model
 from skillc.runtime.threads import Thread, load_thread, save_thread, thread_path
 
 

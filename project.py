@@ -1,0 +1,183 @@
+"""Open a tool project: compile it if stale, load its ``dist/``, offer its tools, then call one.
+
+The one layer between what serves a project (``skill test``, ``skill chat``, an MCP
+server, ``skillc.testing``) and the compiler and runtime below it::
+
+    with open_project(path, environment="production", notify=print) as project:
+        context = project.context(call_id="request-1")
+        offer = await project.offer(context)        # what this turn (or tools/list) offers
+        called = await project.call("lookup_order", '{"order_id": "A1001"}', context)
+        called.result.output                        # the text the model reads
+
+``open_project`` compiles as ``skill compile`` does (a no-op when ``dist/`` is current)
+and raises ``CompileFailed``, which carries the report, when the project has errors.
+The environment's variables (``.env``, then ``.env.<environment>``) are read when a
+context is built, so a server that builds one per request reads them once with
+``variables()`` and passes them as ``env=``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .compiler.api import CompileReport, compile_project
+from .runtime.call import Approver
+from .runtime.context import Environment, ToolContext
+from .runtime.envfile import load_env
+from .runtime.errors import UserError
+from .runtime.loader import Runtime, load_dist
+from .runtime.offer import Offer
+from .runtime.results import ToolResult
+
+__all__ = ["CompileFailed", "OfferedCall", "Project", "approve_all", "decline_all", "open_project"]
+
+
+class CompileFailed(UserError):
+    """The project has compile errors: ``report`` holds them, and nothing was loaded.
+
+    Its message is what the command line says after printing the report.
+    """
+
+    def __init__(self, report: CompileReport) -> None:
+        super().__init__("the project does not compile; fix the errors above first")
+        self.report = report
+
+
+async def approve_all(name: str, arguments: dict[str, Any]) -> bool:
+    """An approver that approves every call (``--approve``)."""
+    return True
+
+
+async def decline_all(name: str, arguments: dict[str, Any]) -> bool:
+    """An approver that declines every call, as a person saying no would."""
+    return False
+
+
+@dataclass(frozen=True)
+class OfferedCall:
+    """One call made through the offer: its result, and the offer it was checked against."""
+
+    result: ToolResult
+    #: The offer made for the call; ``None`` when the conditions were skipped.
+    offer: Offer | None
+    #: Why the tool is hidden (its skill's reason first) when that refused the call; else ``None``.
+    hidden: str | None = None
+
+
+class Project:
+    """A compiled project, loaded: its compile report, its runtime and its environment.
+
+    Build it with ``open_project``.  ``offer`` and ``call`` are coroutines; any number
+    may run at once on one event loop (an offer per request, as a server makes them).
+    ``close`` lets the runtime's worker threads end.
+    """
+
+    def __init__(self, report: CompileReport, runtime: Runtime, environment: Environment = "sandbox") -> None:
+        self.report = report
+        self.runtime = runtime
+        #: The environment a context is built for unless it names another.
+        self.environment: Environment = environment
+
+    def __repr__(self) -> str:
+        return f"<Project {self.root} ({self.environment}): {self.runtime!r}>"
+
+    @property
+    def root(self) -> Path:
+        """The project's folder (where ``pyproject.toml`` is)."""
+        return self.report.config.root
+
+    def variables(self, environment: Environment | None = None) -> dict[str, str]:
+        """The variables of ``environment`` (the project's by default), read from its ``.env`` files now."""
+        return load_env(self.root, environment or self.environment)
+
+    def context(
+        self,
+        *,
+        call_id: str = "local",
+        tool: str | None = None,
+        environment: Environment | None = None,
+        env: Mapping[str, str] | None = None,
+        user: Mapping[str, Any] | None = None,
+        session: Mapping[str, Any] | None = None,
+    ) -> ToolContext:
+        """The context a real call gets: the tool's skill, and the variables of the ``.env`` files unless ``env``."""
+        chosen = environment or self.environment
+        entry = self.runtime.tool_entry(tool) if tool else None
+        return ToolContext(
+            call_id=call_id,
+            tool=tool,
+            skill=entry.skill if entry else None,
+            environment=chosen,
+            env=self.variables(chosen) if env is None else env,
+            user=user or {},
+            session=session or {},
+        )
+
+    async def offer(self, context: ToolContext) -> Offer:
+        """Evaluate every condition for one turn (or one listing), failing closed; never raises."""
+        return await self.runtime.offer(context)
+
+    async def call(
+        self,
+        name: str,
+        arguments: str | bytes | Mapping[str, Any],
+        context: ToolContext | None = None,
+        *,
+        check_condition: bool = True,
+        approver: Approver | None = None,
+    ) -> OfferedCall:
+        """Offer, then call ``name`` unless the offer hides it (``not_offered``); a result always.
+
+        ``check_condition=False`` skips the offer, so the tool runs whatever its
+        conditions say.  The call's id is the context's; without a context, one is
+        built for the tool.
+        """
+        context = self.context(tool=name) if context is None else context
+        offer = await self.runtime.offer(context) if check_condition else None
+        result = await self.runtime.call(
+            name,
+            arguments,
+            context.call_id,
+            context,
+            offered=offer.names if offer is not None else None,
+            approver=approver,
+        )
+        hidden = None
+        if offer is not None and result.error_type == "not_offered":
+            entry = self.runtime.tool_entry(name)
+            skill = offer.reason(entry.skill, "skill") if entry is not None else None
+            hidden = skill or offer.reason(name) or "it is not offered"
+        return OfferedCall(result, offer, hidden)
+
+    def close(self) -> None:
+        """Let the runtime's worker threads end."""
+        self.runtime.close()
+
+    def __enter__(self) -> Project:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def open_project(
+    path: Path | str = ".",
+    *,
+    environment: Environment = "sandbox",
+    notify: Callable[[str], None] | None = None,
+    allow_import: bool = False,
+) -> Project:
+    """Compile the project that contains ``path`` if it is stale, then load its ``dist/``.
+
+    ``notify`` hears what the user should know while the compile happens, and
+    ``allow_import`` is the user's consent to import project code for its schemas (both
+    as ``compile_project`` takes them).  Compile errors raise ``CompileFailed``; a bad
+    configuration raises ``ConfigError`` or ``UsageError``.
+    """
+    report = compile_project(Path(path), notify=notify, allow_import=allow_import)
+    if not report.ok:
+        raise CompileFailed(report)
+    return Project(report, load_dist(report.config.out), environment)

@@ -1,0 +1,239 @@
+"""What a loaded ``dist/`` holds: the manifest now, each bundle when it is first needed.
+
+``DistStore`` is the loading service the steps of the runtime lean on (``offer`` and
+``call``).  It is built from ``manifest.json`` alone, so loading costs the same whether
+the agent has five tools or five hundred.  A tool's bundle is read the first time the
+tool is called (or its ``condition()`` evaluated): its bytes are checked against the
+manifest's sha256 and imported *from those same bytes* (``bundles.ModuleSpace``), so the
+code that runs is the code that was checked, whatever happens to the file afterwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import Context
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .bundles import LoadError, ModuleSpace
+from .capture import Capture
+from .manifest import LinkedDistFile, Manifest, SkillEntry, ToolEntry, read_dist_file
+from .sdk import Tool
+from .serialize import describe_exception
+from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
+
+__all__ = ["DistStore", "LoadError", "LoadedTool"]
+
+logger = logging.getLogger("skillc.runtime")
+
+
+@dataclass(frozen=True)
+class LoadedTool:
+    """A tool imported from its bundle, with what calling it needs."""
+
+    entry: ToolEntry
+    tool: Tool
+    #: ``input.schema.json`` of a strict tool (it says which fields are optional).
+    input_schema: Mapping[str, Any] | None
+
+
+class DistStore:
+    """One ``dist/``: its manifest's entries, its tools imported once each, its definitions.
+
+    Every load runs in the store's worker pool (which also runs the tools' code), once
+    per item however many callers wait for it; a failed load is not kept, so a fixed
+    file is read again by the next caller.  ``close`` lets the worker threads end.
+    """
+
+    def __init__(self, dist: Path, manifest: Manifest, *, workers: int = DEFAULT_WORKERS) -> None:
+        self.dist = dist
+        self.manifest = manifest
+        #: The threads that run this dist's code: imports, conditions, sync tools.
+        self.pool = WorkerPool(workers)
+        self._tools = manifest.tool_map()
+        self._skills = {skill.name: skill for skill in manifest.skills}
+        self._space = ModuleSpace()
+        self._lock = threading.Lock()
+        self._tool_loads: dict[str, Work[Any]] = {}
+        self._condition_loads: dict[str, Work[Any]] = {}
+        self._definitions: dict[str, Mapping[str, Any]] = {}
+        self._finalizer = weakref.finalize(self, self.pool.close)
+
+    def close(self) -> None:
+        """Let the worker threads end (threads still running tool code finish first)."""
+        self._finalizer()
+
+    # --- what the manifest says -------------------------------------------------------
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """Every tool's name, in manifest order."""
+        return tuple(self._tools)
+
+    def tool_entry(self, name: str) -> ToolEntry | None:
+        """The manifest's entry for the tool ``name``, or ``None``."""
+        return self._tools.get(name)
+
+    def skill_entry(self, name: str) -> SkillEntry | None:
+        """The manifest's entry for the skill ``name``, or ``None``."""
+        return self._skills.get(name)
+
+    @property
+    def loaded(self) -> frozenset[str]:
+        """The tools whose bundles have been imported so far."""
+        with self._lock:
+            return frozenset(
+                name
+                for name, work in self._tool_loads.items()
+                if work.future.done() and not work.future.cancelled() and work.future.exception() is None
+            )
+
+    # --- loading, once each ------------------------------------------------------------
+
+    async def load_tool(self, name: str, timeout: float) -> LoadedTool:
+        """The tool ``name`` imported from its verified bundle; ``LoadError`` or ``TimeoutError`` if not."""
+        entry = self._tools[name]
+        loaded = await self._once(self._tool_loads, name, lambda: self._import_tool(entry), timeout)
+        assert isinstance(loaded, LoadedTool)
+        return loaded
+
+    async def load_skill_condition(self, name: str, timeout: float) -> Callable[[], Any]:
+        """The ``condition()`` of the skill ``name``, imported from its verified bundle."""
+        skill = self._skills[name]
+        condition = await self._once(self._condition_loads, name, lambda: self._import_condition(skill), timeout)
+        assert callable(condition)
+        return condition  # type: ignore[no-any-return]
+
+    async def definitions(self, names: Sequence[str], timeout: float) -> dict[str, Mapping[str, Any] | str]:
+        """The function definition (``tool.json``) of each of ``names``, or why it cannot be read.
+
+        Definitions are read once and kept; a failure is not kept, so a fixed file is
+        read again on the next turn.
+        """
+        found: dict[str, Mapping[str, Any] | str] = {
+            name: self._definitions[name] for name in names if name in self._definitions
+        }
+        missing = [name for name in names if name not in found]
+        if missing:
+            work = self.pool.submit(lambda: {name: self._read_definition(name) for name in missing}, Context())
+            if not await wait_future(work.future, timeout):
+                self.pool.abandon(work)
+                found.update({name: f"reading its definition took longer than {timeout:g} s" for name in missing})
+            else:
+                for name, document in work.future.result().items():
+                    if not isinstance(document, str):
+                        self._definitions[name] = document
+                    found[name] = document
+        return {name: found[name] for name in names}
+
+    async def _once(self, loads: dict[str, Work[Any]], name: str, job: Callable[[], Any], timeout: float) -> Any:
+        """Run ``job`` once for ``name`` (concurrent callers share it); a failure is retried later."""
+        with self._lock:
+            work = loads.get(name)
+            if work is None or work.future.cancelled():
+                # An empty context: the import belongs to no call, and no call's capture.
+                work = loads[name] = self.pool.submit(job, Context())
+        if not await wait_future(work.future, timeout):
+            # Other callers may still wait for it: write its thread off, never cancel it.
+            self.pool.abandon(work, cancel=False)
+            raise TimeoutError(f"loading took longer than {timeout:g} s")
+        error = work.future.exception()
+        if error is not None:
+            with self._lock:
+                if loads.get(name) is work:
+                    del loads[name]
+            if isinstance(error, LoadError):
+                raise error
+            raise LoadError(describe_exception(error))
+        return work.future.result()
+
+    # --- reading dist/ (in the pool) -----------------------------------------------------
+
+    def _verified(self, relative: str, sha256: str, what: str) -> bytes:
+        """The bytes of a bundle, if they are what the manifest says; else ``LoadError``."""
+        try:
+            data = read_dist_file(self.dist, relative)
+        except LinkedDistFile as error:
+            raise LoadError(
+                f"the bundle of {what} ({relative}) is not the file skillc wrote ({error.strerror}): "
+                "it changed after it was compiled; recompile with `skill compile`"
+            ) from None
+        except FileNotFoundError:
+            raise LoadError(f"the bundle of {what} is missing ({relative}); recompile with `skill compile`") from None
+        except OSError as error:
+            raise LoadError(f"cannot read the bundle of {what} ({relative}): {error.strerror or error}") from None
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise LoadError(
+                f"the bundle of {what} ({relative}) does not match the sha256 in the manifest: "
+                "it changed after it was compiled; recompile with `skill compile`"
+            )
+        return data
+
+    def _import(self, relative: str, sha256: str, module: str, attribute: str, what: str) -> object:
+        """``attribute`` of ``module``, imported from the verified bundle ``relative``; else ``LoadError``."""
+        data = self._verified(relative, sha256, what)
+        printed = Capture()
+        try:
+            with printed.active():
+                return self._space.import_bundle(data, str(self.dist / relative), module, attribute)
+        except LoadError:
+            raise
+        except BaseException as error:  # the module's own code ran: anything, sys.exit() included
+            raise LoadError(f"importing the bundle of {what} raised {describe_exception(error)}") from None
+        finally:
+            if printed.text:
+                logger.debug("importing the bundle of %s printed:\n%s", what, printed.text)
+
+    def _import_tool(self, entry: ToolEntry) -> LoadedTool:
+        what = f"tool {entry.name!r}"
+        value = self._import(entry.bundle, entry.sha256, entry.entry.module, entry.entry.qualname, what)
+        if not isinstance(value, Tool):
+            raise LoadError(f"the bundle of {what} holds {type(value).__name__}, not a Tool")
+        if value.name != entry.name:
+            raise LoadError(f"the bundle of {what} holds the tool {value.name!r}; recompile with `skill compile`")
+        schema = None
+        if entry.strict:
+            found = self._read_json(entry.schemas.input)
+            if not isinstance(found, dict):
+                raise LoadError(f"{entry.schemas.input} holds no JSON object; recompile with `skill compile`")
+            schema = found
+        return LoadedTool(entry, value, schema)
+
+    def _import_condition(self, skill: SkillEntry) -> Callable[[], Any]:
+        condition = skill.condition
+        assert condition is not None
+        what = f"skill {skill.name!r}"
+        value = self._import(
+            condition.bundle, condition.sha256, condition.entry.module, condition.entry.qualname, what
+        )
+        if not callable(value):
+            raise LoadError(f"the condition bundle of {what} holds {type(value).__name__}, not a function")
+        return value
+
+    def _read_json(self, relative: str) -> Any:
+        try:
+            return json.loads(read_dist_file(self.dist, relative))
+        except LinkedDistFile as error:
+            raise LoadError(
+                f"{relative} is not the file skillc wrote ({error.strerror}); recompile with `skill compile`"
+            ) from None
+        except FileNotFoundError:
+            raise LoadError(f"{relative} is missing; recompile with `skill compile`") from None
+        except (OSError, ValueError) as error:
+            raise LoadError(f"cannot read {relative} ({error}); recompile with `skill compile`") from None
+
+    def _read_definition(self, name: str) -> Mapping[str, Any] | str:
+        relative = self._tools[name].schemas.tool
+        try:
+            document = self._read_json(relative)
+        except LoadError as error:
+            return str(error)
+        if not isinstance(document, dict) or document.get("name") != name:
+            return f"{relative} is not the definition of {name!r}; recompile with `skill compile`"
+        return document
