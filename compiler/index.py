@@ -10,17 +10,26 @@ No LibCST metadata is resolved: ``PositionProvider`` costs more than the parse i
 Positions come instead from the standard library's ``ast`` for the same bytes (a
 fifteenth of LibCST's parse), walked in step with the LibCST tree: every statement and
 expression the index records has its ``ast`` twin, whose position is exact and is the
-one editors and CPython's own errors show.  Only for syntax newer than this interpreter
-knows (so ``ast`` cannot parse it) is a node recorded with its path instead, and
-``locate`` finds its position on demand.
+one editors and CPython's own errors show.  Where the two trees do not pair up, a node
+is recorded with its path instead, and ``locate`` finds its position on demand.
+
+Before LibCST sees a file, ``check_syntax`` asks CPython: the ``ast`` tree is compiled
+(which runs nothing), so that whatever the interpreter refuses (``return`` outside a
+function, a duplicate argument, a misplaced ``from __future__``, too many nested
+parentheses) is a ``skill/syntax-error`` rather than a clean compile followed by a
+failing import, and whatever it warns about is a ``skill/syntax-warning``.  The tree
+is then measured: LibCST's native parser recurses once per level of nesting and
+crashes the whole process (a segmentation fault, no exception) somewhere past a
+thousand levels, so a file nested deeper than ``MAX_NESTING`` never reaches it.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -45,8 +54,18 @@ from .types import (
     ValueBinding,
 )
 
-__all__ = ["IndexFailure", "index_source", "syntax_error"]
+__all__ = ["MAX_NESTING", "IndexFailure", "analyse_source", "check_syntax", "index_source"]
 
+#: The deepest nesting handed to LibCST, counted in ``ast`` levels.  Measured with an 8 MB
+#: stack (LibCST 1.9), its parser crashes the process at about 1,250 nested brackets,
+#: 5,900 ``a.b.c`` links, 7,000 ``+`` terms, 8,000 unary operators, 3,000 to 10,000
+#: ``and`` terms and 20,000 dotted import parts, and takes seconds and hundreds of
+#: megabytes well before: CPython 3.11 itself refuses most chains past 1,000.  Brackets
+#: are bounded apart, by CPython's own limit of 200.
+MAX_NESTING = 1000
+#: The deepest expression the index records; anything deeper is recorded as dynamic,
+#: so that no index value is too deep to pickle, compare or walk.
+_EXPRESSION_DEPTH = 100
 _DYNAMIC_TEXT_LIMIT = 80
 _BINARY_OPERATORS = {
     cst.BitOr: "|",
@@ -74,45 +93,256 @@ class IndexFailure:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def syntax_error(path: str, source: bytes, message: str, line: int, col: int) -> Diagnostic:
-    """A ``skill/syntax-error`` diagnostic, positioned by CPython's parser where it can."""
+_SYNTAX_HINT = "fix the syntax; the rest of the project is still checked"
+_NESTING_HINT = "split it into smaller expressions that name their parts; the rest of the project is still checked"
+
+
+def _error(path: str, message: str, line: int, col: int, hint: str = _SYNTAX_HINT) -> Diagnostic:
+    return Diagnostic("skill/syntax-error", Severity.ERROR, message, path, line, col, hint)
+
+
+def check_syntax(source: bytes, path: str) -> tuple[ast.Module | None, tuple[Diagnostic, ...]]:
+    """Ask CPython about ``source`` and measure its nesting: its ``ast`` tree, or ``None``.
+
+    The tree is compiled as well as parsed, which runs nothing: CPython's compiler refuses
+    what its parser lets through (``return`` outside a function, a duplicate argument,
+    ``nonlocal`` at module level...).  The diagnostics are the error when there is no
+    tree, and CPython's warnings, which it never prints here.
+    """
+    tree: ast.Module | None = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # recorded, never raised: tests run with -W error
+        try:
+            tree = ast.parse(source, filename=path)
+            compile(tree, path, "exec", dont_inherit=True)
+        except SyntaxError as error:
+            refused: Diagnostic | None = _refused(source, path, error, compiled=tree is not None)
+        except (RecursionError, MemoryError):  # "too complex", before any position is known
+            line, col = _deepest_statement(source)
+            message = "this statement is nested too deeply for Python to compile"
+            refused = _error(path, message, line, col, _NESTING_HINT)
+        except ValueError as error:  # a null byte, before Python 3.11.4
+            refused = _error(path, str(error), *_null_byte(source))
+        else:
+            refused = _too_deep(source, path, tree)
+    found = _warnings(caught, path)
+    if refused is not None:
+        return None, (refused, *found)
+    return tree, found
+
+
+def _refused(source: bytes, path: str, error: SyntaxError, compiled: bool) -> Diagnostic:
+    """CPython's syntax error at its line and column (0-based, in characters)."""
+    if error.lineno is None:  # a null byte: no version of CPython says where
+        return _error(path, error.msg, *_null_byte(source))
+    col = max((error.offset or 1) - 1, 0)
+    if compiled:  # the compiler's offsets come from the tree's, which count UTF-8 bytes
+        col = _characters(source, error.lineno, col)
+    return _error(path, error.msg, error.lineno, col)
+
+
+def _null_byte(source: bytes) -> tuple[int, int]:
+    at = max(source.find(b"\0"), 0)
+    start = max(source.rfind(b"\n", 0, at), source.rfind(b"\r", 0, at)) + 1
+    return source.count(b"\n", 0, at) + 1, len(source[start:at].decode("utf-8", "replace"))
+
+
+def _characters(source: bytes, line: int, offset: int) -> int:
+    """The column, in characters, of the UTF-8 byte ``offset`` of line ``line``."""
+    lines = _lines(source)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
+
+
+#: How many levels LibCST nests for what ``ast`` keeps in one node: ``a and b and c``,
+#: each ``for`` of a comprehension, and each part of a dotted import name.
+_FLAT_IN_AST: dict[type[ast.AST], Callable[[Any], int]] = {
+    ast.BoolOp: lambda node: len(node.values),
+    ast.ListComp: lambda node: len(node.generators),
+    ast.SetComp: lambda node: len(node.generators),
+    ast.DictComp: lambda node: len(node.generators),
+    ast.GeneratorExp: lambda node: len(node.generators),
+    ast.Import: lambda node: max(alias.name.count(".") for alias in node.names),
+    ast.ImportFrom: lambda node: (node.module or "").count("."),
+}
+
+
+#: Nodes with no child worth a level: never pushed on the walk's stack, a third of its cost.
+_LEAVES = frozenset(
+    {
+        ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.alias,
+        *ast.operator.__subclasses__(), *ast.boolop.__subclasses__(),
+        *ast.cmpop.__subclasses__(), *ast.unaryop.__subclasses__(),
+    }
+)
+
+
+def _too_deep(source: bytes, path: str, tree: ast.Module) -> Diagnostic | None:
+    """A diagnostic at the first node nested deeper than ``MAX_NESTING``, as LibCST nests it."""
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    pop, push, wide, node_type = stack.pop, stack.append, _FLAT_IN_AST.get, ast.AST
+    while stack:
+        node, depth = pop()
+        extra = wide(node.__class__)
+        if extra is not None:
+            depth += extra(node)
+        if depth > MAX_NESTING and hasattr(node, "lineno"):
+            line = node.lineno
+            col = _characters(source, line, getattr(node, "col_offset", 0))
+            return _error(
+                path,
+                f"this is nested more than {MAX_NESTING} levels deep, more than skillc's parser can read",
+                line, col, _NESTING_HINT,
+            )
+        depth += 1
+        for name in node._fields:  # ast.iter_child_nodes, three times faster without its generator
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_type) and item.__class__ not in _LEAVES:
+                        push((item, depth))
+            elif isinstance(value, node_type) and value.__class__ not in _LEAVES:
+                push((value, depth))
+    return None
+
+
+#: Tokens that nest an expression (or an ``elif``) one level further.
+_NESTING_WORDS = frozenset({"and", "or", "not", "lambda", "if", "elif", "else", "await", "for"})
+_FLAT_TOKENS = frozenset({",", ":", ";", "=", ")", "]", "}", "->"})
+_LAYOUT_TOKENS = frozenset({"NL", "COMMENT", "INDENT", "DEDENT", "ENCODING"})
+#: What continues a top-level statement on a line of its own at column 0.
+_CONTINUATIONS = frozenset({"elif", "else", "except", "finally"})
+
+
+def _deepest_statement(source: bytes) -> tuple[int, int]:
+    """Where the statement that CPython finds too deep starts, as near as can be told.
+
+    CPython's recursion errors say nothing of where: each top-level statement is compiled
+    on its own to find the one that fails, and in it the logical line with the most
+    operators is taken.  Seconds for a large file, spent only once a file is refused.
+    """
+    import io
+    import tokenize
+
+    logical: list[tuple[int, int, int]] = []  # (line, column, operators) of each logical line
+    starts: list[int] = []  # the index in ``logical`` of each top-level statement's first line
+    first: tokenize.TokenInfo | None = None
+    count = 0
+    decorated = False
     try:
-        ast.parse(source, filename=path)
-    except SyntaxError as error:
-        # CPython's position is the one users know from their editor; its offset is 1-based.
-        if error.lineno is not None:
-            line, col = error.lineno, max((error.offset or 1) - 1, 0)
-            message = error.msg
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    else:
-        message = message.removeprefix("parser error: ")
-    return Diagnostic(
-        code="skill/syntax-error",
-        severity=Severity.ERROR,
-        message=message,
-        path=path,
-        line=line,
-        col=col,
-        hint="fix the syntax; the rest of the project is still checked",
-    )
+        for token in tokenize.tokenize(io.BytesIO(source).readline):
+            kind = tokenize.tok_name[token.type]
+            if kind in ("NEWLINE", "ENDMARKER"):
+                if first is not None:
+                    logical.append((*first.start, count))
+                first, count = None, 0
+            elif kind not in _LAYOUT_TOKENS:
+                if first is None:
+                    first = token
+                    top = token.start[1] == 0
+                    if top and token.string not in _CONTINUATIONS and not decorated:
+                        starts.append(len(logical))
+                    if top:  # a decorator's statement goes on to the definition after it
+                        decorated = token.string == "@"
+                if (kind == "OP" and token.string not in _FLAT_TOKENS) or token.string in _NESTING_WORDS:
+                    count += 1
+    except (SyntaxError, tokenize.TokenError, ValueError):
+        if first is not None:  # the statement being read when the tokenizer gave up
+            logical.append((*first.start, count))
+    if not logical:
+        return 1, 0
+    candidates = logical
+    lines = _lines(source)
+    for index, begin in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(logical)
+        until = logical[end][0] - 1 if end < len(logical) else len(lines)
+        chunk = "\n".join(lines[logical[begin][0] - 1 : until]) + "\n"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(chunk, "<statement>", "exec", dont_inherit=True)
+        except (RecursionError, MemoryError):
+            candidates = logical[begin:end]
+            break
+        except (SyntaxError, ValueError):
+            continue
+    line, col, _ = max(candidates, key=lambda item: item[2])  # the first of the busiest
+    return line, col
+
+
+def _lines(source: bytes) -> list[str]:
+    """The lines of ``source``, decoded and split as CPython does (PEP 263, then \\n, \\r\\n or \\r)."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        text = source.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        text = source.decode("utf-8", "replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _warnings(caught: list[warnings.WarningMessage], path: str) -> tuple[Diagnostic, ...]:
+    """CPython's compile-time warnings about the file, as ``skill/syntax-warning`` diagnostics."""
+    found: dict[tuple[int, str], Diagnostic] = {}
+    for item in caught:
+        if not issubclass(item.category, SyntaxWarning | DeprecationWarning) or item.filename != path:
+            continue
+        message = str(item.message)
+        if "escape sequence" in message:
+            hint = "write the string raw (r'...') or double the backslash: a later Python refuses it"
+        else:
+            hint = "Python warns about this line each time it compiles the file"
+        line = item.lineno or 1
+        warning = Diagnostic("skill/syntax-warning", Severity.WARNING, message, path, line, 0, hint)
+        found.setdefault((line, message), warning)
+    return tuple(found.values())
+
+
+def analyse_source(
+    source: bytes, path: str, module_name: str, is_package: bool
+) -> tuple[ModuleIndex | None, tuple[Diagnostic, ...]]:
+    """Index ``source``: the index (``None`` when the file cannot be indexed) and its diagnostics.
+
+    Without an index, the diagnostics hold at least one error; with one, only warnings.
+    """
+    tree, problems = check_syntax(source, path)
+    if tree is None:
+        return None, problems
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        message = error.message.removeprefix("parser error: ")
+        refused = _error(
+            path, f"skillc's parser cannot read this, though Python accepts it: {message}",
+            error.raw_line, error.raw_column,
+        )
+        return None, (refused, *problems)
+    indexer = _Indexer(module, tree, source)
+    try:
+        with warnings.catch_warnings():
+            # LibCST evaluates strings with ``ast.literal_eval``, which warns again about
+            # what ``check_syntax`` has already reported: never print it, never raise it.
+            warnings.simplefilter("ignore")
+            return indexer.run(path, module_name, is_package), problems
+    except RecursionError:  # a LibCST helper that recurses once per level of nesting
+        where = indexer.statement
+        refused = _error(
+            path, "this statement is nested too deeply for skillc to analyse", where.line, where.col, _NESTING_HINT
+        )
+        return None, (refused, *problems)
 
 
 def index_source(
     source: bytes, path: str, module_name: str, is_package: bool
 ) -> ModuleIndex | IndexFailure:
-    """Index ``source``; a file that does not parse becomes an ``IndexFailure``."""
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        return IndexFailure(
-            path, (syntax_error(path, source, error.message, error.raw_line, error.raw_column),)
-        )
-    try:
-        tree: ast.Module | None = ast.parse(source, filename=path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = None  # newer syntax than this interpreter knows: positions come from ``locate``
-    return _Indexer(module, tree, source).run(path, module_name, is_package)
+    """Index ``source``; a file that does not parse becomes an ``IndexFailure``.
+
+    CPython's warnings are left out: ``analyse_source`` returns them too.
+    """
+    index, problems = analyse_source(source, path, module_name, is_package)
+    return IndexFailure(path, problems) if index is None else index
 
 
 def _statements(
@@ -160,14 +390,19 @@ class _Indexer:
         self.functions: list[FunctionInfo] = []
         self.assignments: list[ValueBinding] = []
         self.calls: list[Call] = []
+        #: The statement being indexed, where a ``RecursionError`` is reported.
+        self.statement = Pos(1, 0)
+        #: How many expressions deep ``_expr`` is.
+        self.depth = 0
 
     def run(self, path: str, module_name: str, is_package: bool) -> ModuleIndex:
+        docstring = self.module.get_docstring()  # first, while ``statement`` is still line 1
         self._module_block(self.module.body, ("body",), self.tree.body if self.tree else None, None)
         return ModuleIndex(
             name=module_name,
             path=path,
             is_package=is_package,
-            docstring=self.module.get_docstring(),
+            docstring=docstring,
             imports=tuple(self.imports),
             classes=tuple(self.classes),
             functions=tuple(self.functions),
@@ -200,7 +435,8 @@ class _Indexer:
         else:
             twins = [None] * len(nodes)
         for (node, path), twin in zip(nodes, twins, strict=True):
-            yield node, path, self._pos(twin, path), twin
+            self.statement = self._pos(twin, path)
+            yield node, path, self.statement, twin
 
     # --- module level -----------------------------------------------------------------
 
@@ -234,15 +470,7 @@ class _Indexer:
         """Index the blocks of ``if``/``try``/``with``, marking the branch of each."""
         label = f"{type(node).__name__.lower()}@{pos.line}"
         if isinstance(node, cst.If):
-            ast_if = twin if isinstance(twin, ast.If) else None
-            self._branch(node.body, path, ast_if.body if ast_if else None, f"{label}:body")
-            orelse = node.orelse
-            if isinstance(orelse, cst.If):  # elif: its own if statement, its own branches
-                self._module_block([orelse], (*path, "orelse"), ast_if.orelse if ast_if else None, None)
-            elif isinstance(orelse, cst.Else):
-                self._branch(
-                    orelse.body, (*path, "orelse"), ast_if.orelse if ast_if else None, f"{label}:orelse"
-                )
+            self._if(node, path, pos, twin)
         elif isinstance(node, cst.Try | cst.TryStar):
             ast_try = twin if isinstance(twin, ast.Try | ast.TryStar) else None
             self._branch(node.body, path, ast_try.body if ast_try else None, f"{label}:body")
@@ -266,6 +494,24 @@ class _Indexer:
         elif isinstance(node, cst.With):
             ast_with = twin if isinstance(twin, ast.With) else None
             self._branch(node.body, path, ast_with.body if ast_with else None, None)
+
+    def _if(self, node: cst.If, path: NodePath, pos: Pos, twin: ast.stmt | None) -> None:
+        """Index an ``if`` and each ``elif`` after it: its own if statement, its own branches.
+
+        A loop rather than a recursion: a generated chain may hold thousands of ``elif``.
+        """
+        current: cst.CSTNode = node
+        while isinstance(current, cst.If):
+            label = f"if@{pos.line}"
+            ast_if = twin if isinstance(twin, ast.If) else None
+            ast_orelse = ast_if.orelse if ast_if else None
+            self._branch(current.body, path, ast_if.body if ast_if else None, f"{label}:body")
+            orelse = current.orelse
+            if isinstance(orelse, cst.Else):
+                self._branch(orelse.body, (*path, "orelse"), ast_orelse, f"{label}:orelse")
+            if not isinstance(orelse, cst.If):
+                return
+            ((current, path, pos, twin),) = self._paired([orelse], (*path, "orelse"), ast_orelse)
 
     def _branch(
         self,
@@ -318,6 +564,7 @@ class _Indexer:
         self, node: cst.ClassDef, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
     ) -> ClassInfo:
         ast_class = twin if isinstance(twin, ast.ClassDef) else None
+        docstring = node.get_docstring()  # before the body moves ``statement`` on
         bases: list[Expr] = []
         keywords: list[tuple[str, Expr]] = []
         for index, arg in enumerate(node.bases):
@@ -359,7 +606,7 @@ class _Indexer:
             ),
             attributes=tuple(attributes),
             methods=tuple(methods),
-            docstring=node.get_docstring(),
+            docstring=docstring,
             pos=pos,
             branch=branch,
             nested=tuple(nested),
@@ -500,6 +747,20 @@ class _Indexer:
     # --- expressions ------------------------------------------------------------------
 
     def _expr(self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None) -> Expr:
+        """``node`` as an index value; dynamic past ``_EXPRESSION_DEPTH`` levels."""
+        if self.depth >= _EXPRESSION_DEPTH:
+            return self._dynamic(node, self._pos(twin, path, statement))
+        self.depth += 1
+        try:
+            return self._expression(node, path, statement, twin)
+        except RecursionError:  # LibCST's evaluated_value of a thousand implicitly joined strings
+            return self._dynamic(node, self._pos(twin, path, statement))
+        finally:
+            self.depth -= 1
+
+    def _expression(
+        self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None
+    ) -> Expr:
         pos = self._pos(twin, path, statement)
         if isinstance(node, cst.Name):
             if node.value in _CONSTANT_NAMES:
@@ -612,7 +873,10 @@ class _Indexer:
         return Call(func, tuple(args), tuple(kwargs), pos, has_star)
 
     def _dynamic(self, node: cst.CSTNode, pos: Pos) -> Dynamic:
-        text = " ".join(self.module.code_for_node(node).split())
+        try:
+            text = " ".join(self.module.code_for_node(node).split())
+        except RecursionError:  # LibCST's code generator recurses once per level of nesting
+            text = "..."
         if len(text) > _DYNAMIC_TEXT_LIMIT:
             text = text[: _DYNAMIC_TEXT_LIMIT - 3] + "..."
         return Dynamic(type(node).__name__, text, pos)
@@ -620,12 +884,14 @@ class _Indexer:
 
 def _dotted(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a chain of names, else ``None``."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr.value}" if head is not None else None
-    return None
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):  # a loop: chains may be a thousand links long
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
 
 
 def _target_names(target: cst.BaseExpression) -> Iterator[str]:

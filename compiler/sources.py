@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
 from .cache import CACHE_DIR, load_cache, write_cache
@@ -57,6 +60,9 @@ INDEX_SHARDS = "0123456789abcdef"
 #: The keys the shards hold, small enough to read first: it tells which files will need
 #: parsing before the shards themselves are loaded.
 INDEX_KEYS = "index-keys.pickle"
+#: How often a pool worker without ``PR_SET_PDEATHSIG`` checks that its parent lives.
+PARENT_POLL_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
 
 
 def _shard_path(config: Config, shard: str) -> Path:
@@ -213,18 +219,27 @@ def _decode(source: bytes, path: str) -> Diagnostic | None:
     return None
 
 
-IndexResult = ModuleIndex | tuple[Diagnostic, ...]
+@dataclass(frozen=True)
+class Indexed:
+    """A module that indexed, with what CPython warns about it."""
+
+    module: ModuleIndex
+    warnings: tuple[Diagnostic, ...]
+
+
+#: What indexing one file gives: its index (with its warnings, if it has any), or why not.
+IndexResult = ModuleIndex | Indexed | tuple[Diagnostic, ...]
 
 
 def _index_one(path: str, module: str, is_package: bool, source: bytes) -> IndexResult:
     """Index one file; never raises (a bug in the indexer becomes a diagnostic)."""
-    from .index import IndexFailure, index_source
+    from .index import analyse_source
 
     problem = _decode(source, path)
     if problem is not None:
         return (problem,)
     try:
-        result = index_source(source, path, module, is_package)
+        index, problems = analyse_source(source, path, module, is_package)
     except RecursionError:
         return (_diagnostic("skill/syntax-error", path, "the file is nested too deeply to analyse"),)
     except Exception as error:  # a worker boundary: one file's crash must not stop the rest
@@ -238,7 +253,9 @@ def _index_one(path: str, module: str, is_package: bool, source: bytes) -> Index
                 f"{Path(where.filename).name}:{where.lineno}); please report it",
             ),
         )
-    return result.diagnostics if isinstance(result, IndexFailure) else result
+    if index is None:
+        return problems
+    return Indexed(index, problems) if problems else index
 
 
 def _index_chunk(chunk: list[tuple[str, str, bool, bytes]]) -> list[IndexResult]:
@@ -258,6 +275,93 @@ def _pool_context() -> BaseContext:
     return get_context("fork" if "fork" in get_all_start_methods() else "spawn")
 
 
+def _die_with_parent(parent: int) -> None:
+    """Start a pool worker so that it ends with the compile that started it, however that ends.
+
+    A worker whose parent is gone (killed with SIGKILL, say) would wait for work forever.
+    On Linux the kernel kills it as its parent dies; elsewhere a thread watches the parent.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+        if armed:
+            if os.getppid() != parent:  # the parent died before the signal was armed
+                os._exit(1)
+            return
+    import threading
+
+    threading.Thread(target=_watch_parent, args=(parent,), name="skillc-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+_Job = tuple[str, str, bool, bytes]
+
+
+def _start(shares: list[list[_Job]]) -> tuple[ProcessPoolExecutor, list[Future[list[IndexResult]]]] | None:
+    """A pool indexing ``shares``, a worker for each; ``None`` where no process can be started."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        pool = ProcessPoolExecutor(
+            max_workers=len(shares), mp_context=_pool_context(),
+            initializer=_die_with_parent, initargs=(os.getpid(),),
+        )
+    except OSError:
+        return None
+    try:
+        return pool, [pool.submit(_index_chunk, share) for share in shares]
+    except OSError:
+        pool.shutdown(cancel_futures=True)
+        return None
+
+
+def _share_results(future: Future[list[IndexResult]], share: list[_Job]) -> list[IndexResult]:
+    """What a worker indexed; if it died (or its pool did), each file again, apart."""
+    try:
+        return future.result()
+    except Exception:  # a worker boundary: a pool broken by one file must not stop the rest
+        return _index_isolated(share)
+
+
+def _index_isolated(jobs: list[_Job]) -> list[IndexResult]:
+    """Index ``jobs`` in a process of their own; if it dies too, halve them and try again.
+
+    Only a file that kills a process on its own is lost, as an internal error: the
+    guards of ``index.check_syntax`` are there so that none does.
+    """
+    if not jobs:
+        return []
+    started = _start([jobs])
+    if started is None:
+        return _index_chunk(jobs)
+    pool, (future,) = started
+    try:
+        with pool:
+            return future.result()
+    except Exception as error:  # a worker boundary, as above
+        from concurrent.futures.process import BrokenProcessPool
+
+        if len(jobs) > 1:
+            middle = len(jobs) // 2
+            return [*_index_isolated(jobs[:middle]), *_index_isolated(jobs[middle:])]
+        reason = "its process died" if isinstance(error, BrokenProcessPool) else f"{type(error).__name__}: {error}"
+        message = f"skillc crashed while indexing this file ({reason}); please report it"
+        return [(_diagnostic("skill/internal-error", jobs[0][0], message),)]
+
+
 def _parse_all(jobs: list[tuple[str, str, bool, bytes]], workers: int) -> list[IndexResult]:
     """Index ``jobs`` with ``workers`` processes, this one included; results in job order.
 
@@ -267,14 +371,15 @@ def _parse_all(jobs: list[tuple[str, str, bool, bytes]], workers: int) -> list[I
     """
     if workers <= 1:
         return _index_chunk(jobs)
-    from concurrent.futures import ProcessPoolExecutor
-
     from . import index  # noqa: F401  (imported before the fork, on purpose)
 
     shares = [jobs[start::workers] for start in range(workers)]
-    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=_pool_context()) as pool:
-        futures = [pool.submit(_index_chunk, share) for share in shares[1:]]
-        done = [_index_chunk(shares[0]), *(future.result() for future in futures)]
+    started = _start(shares[1:])
+    if started is None:  # no process to be had (a sandbox, a process limit): this one does all
+        return _index_chunk(jobs)
+    pool, futures = started
+    with pool:
+        done = [_index_chunk(shares[0]), *map(_share_results, futures, shares[1:])]
     results: list[IndexResult] = [None] * len(jobs)  # type: ignore[list-item]
     for start, share_results in enumerate(done):
         results[start::workers] = share_results
@@ -295,6 +400,8 @@ class Snapshot:
 
     files: tuple[tuple[SourceFile, str, bytes], ...]
     problems: tuple[Diagnostic, ...]
+    #: The modules of the files found but not read: importing one is no error of its own.
+    unread: frozenset[str] = frozenset()
 
     def digest(self, *extra: bytes) -> str:
         """One hash of every file's key and of ``extra``: equal digests, equal results."""
@@ -308,20 +415,48 @@ class Snapshot:
         return digest.hexdigest()
 
 
+def _too_large(path: str, size: int, limit: int) -> Diagnostic:
+    return Diagnostic(
+        "skill/file-too-large", Severity.ERROR,
+        f"the file is {size:,} bytes, more than the {limit:,} bytes skillc reads "
+        "([tool.skill] max_file_bytes); it was not read",
+        path, 1, 0,
+        hint=f"move generated data out of Python source, or raise the limit in pyproject.toml: "
+        f"[tool.skill] max_file_bytes = {size}",
+    )
+
+
+def _read_source(source_file: SourceFile, limit: int) -> bytes | Diagnostic:
+    """The file's bytes, or why not: a file larger than ``limit`` is never read, not even in part."""
+    path = source_file.path
+    try:
+        info = source_file.absolute.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read, a device never end it
+            return _diagnostic("skill/unreadable-file", path, "cannot read the file: it is not a regular file")
+        if info.st_size > limit:
+            return _too_large(path, info.st_size, limit)
+        with source_file.absolute.open("rb") as stream:
+            content = stream.read(limit + 1)  # and no more, should it have grown since
+            if len(content) > limit:
+                return _too_large(path, max(os.fstat(stream.fileno()).st_size, len(content)), limit)
+    except OSError as error:
+        return _diagnostic("skill/unreadable-file", path, f"cannot read the file: {error.strerror or error}")
+    return content
+
+
 def read_sources(config: Config) -> Snapshot:
-    """Find and read every module file once; unreadable ones become diagnostics."""
+    """Find and read every module file once; unreadable and oversized ones become diagnostics."""
     sources, problems = discover_sources(config)
     files: list[tuple[SourceFile, str, bytes]] = []
+    unread: set[str] = set()
     for source_file in sources:
-        try:
-            content = source_file.absolute.read_bytes()
-        except OSError as error:
-            problems.append(
-                _diagnostic("skill/unreadable-file", source_file.path, f"cannot read the file: {error.strerror or error}")
-            )
+        content = _read_source(source_file, config.max_file_bytes)
+        if isinstance(content, Diagnostic):
+            problems.append(content)
+            unread.add(source_file.module)
             continue
         files.append((source_file, _cache_key(source_file, content), content))
-    return Snapshot(tuple(files), tuple(problems))
+    return Snapshot(tuple(files), tuple(problems), frozenset(unread))
 
 
 @dataclass(frozen=True)
@@ -350,12 +485,15 @@ def _load_shards_while_parsing(
     Loading the cache and importing LibCST (for even one changed file) each take about
     a tenth of a second; side by side they take one.
     """
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=1, mp_context=_pool_context()) as pool:
-        future = pool.submit(_index_chunk, [_job(item, content) for _, item, content in guess])
-        shards = _load_shards(config)
-        parsed = future.result()
+    jobs = [_job(item, content) for _, item, content in guess]
+    started = _start([jobs])
+    if started is None:
+        shards, parsed = _load_shards(config), _index_chunk(jobs)
+    else:
+        pool, (future,) = started
+        with pool:
+            shards = _load_shards(config)
+            parsed = _share_results(future, jobs)
     return shards, {key: result for (key, _, _), result in zip(guess, parsed, strict=True)}
 
 
@@ -395,10 +533,13 @@ def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True)
         if changed or not known:
             write_cache(config.root / CACHE_DIR / INDEX_KEYS, dict.fromkeys(results))
     modules: dict[str, ModuleIndex] = {}
-    failed: set[str] = set()
+    failed: set[str] = set(snapshot.unread)
     problems = list(snapshot.problems)
     for source_file, key, _ in snapshot.files:
         result = results[key]
+        if isinstance(result, Indexed):
+            problems.extend(result.warnings)
+            result = result.module
         if isinstance(result, ModuleIndex):
             modules.setdefault(result.name, result)
         else:
@@ -412,5 +553,5 @@ def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True)
 
 _INDEX_TYPES = (
     BinOp, Call, ClassInfo, Const, Container, Diagnostic, Dynamic, FunctionInfo,
-    ImportBinding, ModuleIndex, Param, Pos, Ref, Severity, Subscript, ValueBinding,
+    ImportBinding, Indexed, ModuleIndex, Param, Pos, Ref, Severity, Subscript, ValueBinding,
 )

@@ -6,6 +6,7 @@ import ast
 import dataclasses
 import os
 import sysconfig
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 import libcst as cst
 
-from helpers import write_project
+from helpers import DEFAULT_PYPROJECT, write_project
 from skillc.compiler.api import compile_project
+from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.index import _Indexer, index_source
 from skillc.compiler.locate import Locator
-from skillc.compiler.sources import _index_one
+from skillc.compiler.sources import Indexed, _index_one, read_sources
 from skillc.compiler.types import ModuleIndex, Pos
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -105,7 +107,56 @@ register(VALUE, key=[1, (2,), {"a": None}])
 @given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
 def test_the_indexer_never_raises(source: bytes) -> None:
     result = _index_one("src/x.py", "x", False, source)
-    assert isinstance(result, ModuleIndex | tuple)
+    assert isinstance(result, ModuleIndex | Indexed | tuple)
+
+
+#: Ways to nest an expression one level further: (text before it, text after it).  Past a
+#: thousand levels or so, LibCST's native parser crashed the process (no exception).
+NESTINGS = [
+    ("(", ")"), ("[", "]"), ("{", "}"), ("{1: ", "}"), ("-", ""), ("not ", ""), ("lambda: ", ""),
+    ("await ", ""), ("1 if a else ", ""), ("a and ", ""), ("a or ", ""), ("f(x=", ")"), ("f'{", "}'"),
+    ("", ".a"), ("", "[0]"), ("", "()"), ("", " + 1"), ("", " ** 2"), ("", " | int"),
+]
+STATEMENTS = [
+    "x = {}\n", "f({})\n", "if {}:\n    pass\n", "def g(a={}):\n    pass\n", "@{}\ndef g(): pass\n",
+    "class C({}): pass\n", "async def g():\n    return {}\n", "x: {} = 1\n",
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(NESTINGS), st.integers(1, 3000)), min_size=1, max_size=3),
+    st.sampled_from(STATEMENTS),
+)
+def test_the_indexer_survives_any_depth_of_nesting(nesting: list[tuple[tuple[str, str], int]], statement: str) -> None:
+    before = "".join(opening * count for (opening, _), count in nesting)
+    after = "".join(closing * count for (_, closing), count in reversed(nesting))
+    source = ('"""Generated."""\n' + statement.format(before + "b" + after)).encode()
+    result = _index_one("src/x.py", "x", False, source)  # a crash here kills the test run
+    assert isinstance(result, ModuleIndex | Indexed | tuple)
+    if isinstance(result, tuple):
+        lines = source.count(b"\n") + 1
+        for problem in result:
+            assert problem.code in ("skill/syntax-error", "skill/syntax-warning"), problem
+            assert 1 <= problem.line <= lines, problem
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4000), st.lists(st.integers(0, 6000), min_size=1, max_size=4))
+def test_no_file_above_the_size_limit_is_read(limit: int, sizes: list[int]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = write_project(
+            Path(folder), {f"m{n}.py": b"#" * size for n, size in enumerate(sizes)},
+            pyproject=DEFAULT_PYPROJECT + f"max_file_bytes = {limit}\n",
+        )
+        snapshot = read_sources(read_config(locate_config(root)))
+    read = {item.path: len(content) for item, _, content in snapshot.files}
+    assert read == {f"src/m{n}.py": size for n, size in enumerate(sizes) if size <= limit}
+    refused = {problem.path: problem for problem in snapshot.problems}
+    assert set(refused) == {f"src/m{n}.py" for n, size in enumerate(sizes) if size > limit}
+    for path, problem in refused.items():
+        assert problem.code == "skill/file-too-large" and (problem.line, problem.col) == (1, 0)
+        assert f"{sizes[int(path[5:-3])]:,} bytes" in problem.message
 
 
 def test_a_syntax_error_is_reported_and_the_rest_still_compiles(tmp_path: Path) -> None:
