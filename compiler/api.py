@@ -8,20 +8,17 @@ CLI only renders that report.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from .cache import CACHE_DIR, load_cache, write_cache
 from .config import locate_config, read_config
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
+from .report import Reporter
 from .sources import IndexStats, index_sources, read_sources
-from .types import AgentInfo, Config, Diagnostic, Pos, Severity, SkillInfo, ToolInfo
-
-if TYPE_CHECKING:
-    from .link import Finding
-    from .locate import Locator
+from .types import AgentInfo, Config, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, ToolSettings
 
 __all__ = ["CompileReport", "compile_project", "report_to_dict"]
 
@@ -56,6 +53,7 @@ class CompileReport:
 
 
 REPORT_CACHE = "report.pickle"
+_REPORT_KEY = "last"
 #: Each tool's bundle and schemas, keyed by everything they depend on.
 ARTIFACTS_CACHE = "artifacts.pickle"
 DIST_WRITTEN = "written"
@@ -64,16 +62,22 @@ DIST_NOT_WRITTEN = "not written"
 DIST_SKIPPED = "skipped"
 
 
-def _artifact_types() -> tuple[type, ...]:
-    from .link import Finding
+class CachedReport(NamedTuple):
+    """The last compile's result, reused as a whole when nothing it depends on changed
+    (a named tuple: it is made on every start-up that loads it, and tuples are quick to make)."""
 
-    return (Finding, Pos)
+    #: The digest of the sources and the configuration it was made from.
+    digest: str
+    agent: AgentInfo | None
+    skills: tuple[SkillInfo, ...]
+    tools: tuple[ToolInfo, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    #: The fingerprint of the dist/ that compile wrote (``None`` after a check, which writes none).
+    written: Fingerprint | None
 
 
-def _report_types() -> tuple[type, ...]:
-    from .types import ModelRef, Severity, Source, ToolSettings
-
-    return (AgentInfo, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, ToolSettings)
+#: What the report cache may hold (``cache.load_cache`` loads nothing else).
+_REPORT_TYPES = (AgentInfo, CachedReport, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, ToolSettings)
 
 
 def compile_project(
@@ -102,22 +106,21 @@ def compile_project(
     config = read_config(locate_config(path), out=out)
     report_path = config.root / CACHE_DIR / REPORT_CACHE
     last = _cached_report(report_path) if use_cache else None
-    recorded = last[1][4] if last is not None else None
+    recorded = last.written if last is not None else None
     timings["config"] = time.perf_counter() - started
 
     mark = time.perf_counter()
     snapshot = read_sources(config)
     digest = snapshot.digest(config.pyproject.read_bytes())
-    previous = last[1] if last is not None and last[0] == digest else None
+    previous = last if last is not None and last.digest == digest else None
     if previous is not None and not verify:
-        agent, skills, tools, findings, recorded = previous
         if not emit or (recorded is not None and recorded == fingerprint(config.out)):  # nothing to write
             timings["index"] = time.perf_counter() - mark
             timings["link"] = 0.0
             count = len(snapshot.files)
             return CompileReport(
-                config, agent, skills, tools,
-                tuple(sorted((*config.warnings, *findings), key=lambda item: item.sort_key)),
+                config, previous.agent, previous.skills, previous.tools,
+                tuple(sorted((*config.warnings, *previous.diagnostics), key=lambda item: item.sort_key)),
                 IndexStats(count, 0, count, 0), timings, DIST_CURRENT if emit else DIST_SKIPPED,
             )
     if emit:  # refuse before any work, and again before the swap (emit_dist)
@@ -126,24 +129,30 @@ def compile_project(
     timings["index"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
-    from .link import link_project
+    from .link import link_project  # not imported on a cache hit, which needs no linking: start-up stays fast
 
     linked = link_project(index.modules, config, index.failed)
-    locator = _Positions(config.root)
-    diagnostics = [*index.problems, *map(locator.diagnostic, linked.findings)]
+    reporter = Reporter(config.root, config.max_file_bytes)
+    diagnostics = [*index.problems, *reporter.diagnostics(linked.findings)]
     timings["link"] = time.perf_counter() - mark
+
+    def remember(written: Fingerprint | None) -> None:
+        """Record this compile's result for the next one (see ``CachedReport``)."""
+        skills, tools = tuple(linked.skills), tuple(linked.tools)
+        record = CachedReport(digest, linked.agent, skills, tools, tuple(diagnostics), written)
+        write_cache(report_path, {_REPORT_KEY: record})
 
     dist_state = DIST_SKIPPED if not emit else DIST_NOT_WRITTEN
     imported: tuple[str, ...] = ()
-    written: Fingerprint | None = previous[4] if previous is not None and not emit else None
+    written: Fingerprint | None = previous.written if previous is not None and not emit else None
     if not _has_errors(diagnostics) and linked.agent is not None:
         mark = time.perf_counter()
-        from .artifacts import build_artifacts
+        from .artifacts import CACHE_TYPES, build_artifacts  # schemas and bundles: not needed on a cache hit
 
         sources = {item.path: content for item, _, content in snapshot.files}
         keys = {item.path: key for item, key, _ in snapshot.files}
         artifacts_path = config.root / CACHE_DIR / ARTIFACTS_CACHE
-        cache: dict[str, Any] = dict(load_cache(artifacts_path, _artifact_types())) if use_cache else {}
+        cache: dict[str, Any] = dict(load_cache(artifacts_path, CACHE_TYPES)) if use_cache else {}
         before = dict(cache)
         artifacts = build_artifacts(
             linked, sources, import_schemas=config.schema == "import" and allow_import,
@@ -156,18 +165,18 @@ def compile_project(
             kept = {slot: value for slot, value in cache.items() if slot.split("#")[0] in current}
             if kept != before:
                 write_cache(artifacts_path, kept)
-        diagnostics.extend(map(locator.diagnostic, artifacts.findings))
+        diagnostics.extend(reporter.diagnostics(artifacts.findings))
         timings["artifacts"] = time.perf_counter() - mark
         if emit and not _has_errors(diagnostics):
             mark = time.perf_counter()
-            from .emit import emit_dist
+            from .emit import emit_dist  # writing dist/: neither a check nor a cache hit needs it
 
             warnings = sorted((*config.warnings, *diagnostics), key=lambda item: item.sort_key)
             check = None
             if verify:
-                from .verify import check_dist
+                from .verify import check_dist  # only --verify needs it, and it starts processes and threads
 
-                check = lambda staging: check_dist(staging, artifacts)  # noqa: E731
+                check = lambda staging: reporter.diagnostics(check_dist(staging, artifacts))  # noqa: E731
             with output_lock(config.out, notify):
                 diagnostics.extend(
                     emit_dist(config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded)
@@ -175,11 +184,11 @@ def compile_project(
                 if not _has_errors(diagnostics):
                     dist_state, written = DIST_WRITTEN, fingerprint(config.out)
                     if use_cache:  # still holding the lock: the record matches what is in dist/
-                        _write_report(report_path, digest, linked, diagnostics, written)
+                        remember(written)
             timings["emit"] = time.perf_counter() - mark
     skills, tools = tuple(linked.skills), tuple(linked.tools)
     if use_cache and not emit and not _has_errors(diagnostics):
-        _write_report(report_path, digest, linked, diagnostics, written)
+        remember(written)
     diagnostics.extend(config.warnings)
     diagnostics.sort(key=lambda item: item.sort_key)
     return CompileReport(
@@ -187,54 +196,14 @@ def compile_project(
     )
 
 
-#: A cached report: agent, skills, tools, findings, and the fingerprint of the dist/
-#: that compile wrote (``None`` after a check, which writes none).
-CachedReport = tuple[
-    AgentInfo | None, tuple[SkillInfo, ...], tuple[ToolInfo, ...], tuple[Diagnostic, ...], Fingerprint | None
-]
-
-
-def _cached_report(path: Path) -> tuple[str, CachedReport] | None:
-    """The last compile's report, and the digest of the sources it was made from."""
-    entries = load_cache(path, _report_types())
-    if len(entries) != 1:
-        return None
-    ((digest, entry),) = entries.items()
-    if isinstance(entry, tuple) and len(entry) == 5:
-        return digest, entry
-    return None
-
-
-def _write_report(
-    path: Path, digest: str, linked: Any, diagnostics: list[Diagnostic], written: Fingerprint | None
-) -> None:
-    write_cache(path, {digest: (linked.agent, tuple(linked.skills), tuple(linked.tools), tuple(diagnostics), written)})
+def _cached_report(path: Path) -> CachedReport | None:
+    """The last compile's report, if the cache holds one."""
+    entry = load_cache(path, _REPORT_TYPES).get(_REPORT_KEY)
+    return entry if isinstance(entry, CachedReport) else None
 
 
 def _has_errors(diagnostics: list[Diagnostic]) -> bool:
     return any(item.severity is Severity.ERROR for item in diagnostics)
-
-
-class _Positions:
-    """Turns findings into diagnostics with exact positions (see ``locate``)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._locator: Locator | None = None
-
-    def position(self, path: str, pos: Pos) -> tuple[int, int]:
-        if pos.exact:
-            return pos.line, pos.col
-        if self._locator is None:
-            from .locate import Locator
-
-            self._locator = Locator(self.root)
-        return self._locator.position(path, pos)
-
-    def diagnostic(self, finding: Finding) -> Diagnostic:
-        line, col = self.position(finding.path, finding.pos)
-        related = tuple((path, *self.position(path, pos), note) for path, pos, note in finding.related)
-        return Diagnostic(finding.code, finding.severity, finding.message, finding.path, line, col, finding.hint, related)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bundle import (
     closure,
@@ -28,13 +28,15 @@ from .bundle import (
     write_archive,
 )
 from .emit import EmittedSkill, EmittedTool
-from .link import Finding, LinkResult, Linker
-from .schema import UNSUPPORTED, SchemaResult, function_schema, model_schema
+from .link import LinkResult
+from .probe import probe_bundle
+from .resolve import Linker
+from .schema import function_schema, model_schema
+from .schema_models import UNSUPPORTED, SchemaResult
 from .strict import strict_schema
-from .types import ModelRef, Pos, ToolInfo
-from .verify import probe_bundle
+from .types import Finding, ModelRef, Pos, ToolInfo
 
-__all__ = ["Artifacts", "CachedTool", "EMPTY_INPUT", "artifact_key", "build_artifacts"]
+__all__ = ["CACHE_TYPES", "Artifacts", "CachedTool", "EMPTY_INPUT", "artifact_key", "build_artifacts"]
 
 #: The input schema of a tool that declares none: any object.
 EMPTY_INPUT: Mapping[str, Any] = {"properties": {}, "type": "object"}
@@ -72,14 +74,28 @@ def _model(linker: Linker, model: ModelRef | None) -> SchemaResult | None:
 
 @functools.cache
 def _distributions() -> Mapping[str, list[str]]:
-    from importlib.metadata import packages_distributions
+    from importlib.metadata import packages_distributions  # slow to import; only an undeclared import needs it
 
     return packages_distributions()
 
 
-#: A tool's artifacts as cached: everything ``EmittedTool`` holds but the ToolInfo,
-#: and the findings met while building them.
-CachedTool = tuple[bytes, str, tuple[str, ...], Any, Any, Any, tuple[Finding, ...]]
+class CachedTool(NamedTuple):
+    """A tool's artifacts as cached: what they were built from (``artifact_key``), everything
+    ``EmittedTool`` holds but the ``ToolInfo`` (a tuple: hundreds are loaded per compile),
+    and the findings met while building them."""
+
+    key: str
+    archive: bytes
+    entry_module: str
+    requirements: tuple[str, ...]
+    input_schema: Mapping[str, Any]
+    parameters: Mapping[str, Any]
+    output_schema: Mapping[str, Any] | None
+    findings: tuple[Finding, ...]
+
+
+#: What the artifacts cache may hold (``cache.load_cache`` loads nothing else).
+CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos)
 
 
 def artifact_key(linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import_schemas: bool) -> str:
@@ -102,14 +118,14 @@ def build_artifacts(
     import_schemas: bool,
     import_wanted: bool = False,
     keys: Mapping[str, str] | None = None,
-    cache: dict[str, tuple[str, CachedTool]] | None = None,
+    cache: dict[str, CachedTool] | None = None,
     archives: bool = True,
     notify: Callable[[str], None] | None = None,
 ) -> Artifacts:
     """Build every tool's and skill's artifacts in memory.
 
-    With ``keys`` (each source path's content key) and a ``cache`` (tool name -> (key,
-    artifacts)), a tool none of whose inputs changed is not built again; the cache is
+    With ``keys`` (each source path's content key) and a ``cache`` (tool name -> its
+    artifacts), a tool none of whose inputs changed is not built again; the cache is
     updated in place.  ``import_schemas`` is the user's consent to import bundles for
     the schemas the static translator cannot build; ``import_wanted`` says the project
     asks for it (``schema = "import"``) without that consent, so the findings say how
@@ -126,10 +142,12 @@ def build_artifacts(
         # A check keeps its results (without archives) apart from a compile's.
         slot = tool.name if archives else f"{tool.name}#check"
         known = cache.get(slot) if cache is not None and key is not None else None
-        if known is not None and known[0] == key:
-            archive, entry, requirements, input_schema, parameters, output_schema, found = known[1]
-            findings.extend(found)
-            tools.append(EmittedTool(tool, archive, entry, requirements, input_schema, parameters, output_schema))
+        if isinstance(known, CachedTool) and known.key == key:
+            findings.extend(known.findings)
+            tools.append(EmittedTool(
+                tool, known.archive, known.entry_module, known.requirements,
+                known.input_schema, known.parameters, known.output_schema,
+            ))
             continue
         before = len(findings)
         built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives, imported, notify)
@@ -138,10 +156,9 @@ def build_artifacts(
         if built is not None:
             tools.append(built)
             if cache is not None and key is not None:
-                cache[slot] = (
-                    key,
-                    (built.archive, built.entry_module, built.requirements, built.input_schema,
-                     built.parameters, built.output_schema, tuple(findings[before:])),
+                cache[slot] = CachedTool(
+                    key, built.archive, built.entry_module, built.requirements, built.input_schema,
+                    built.parameters, built.output_schema, tuple(findings[before:]),
                 )
     skills: list[EmittedSkill] = []
     for skill in linked.skills:

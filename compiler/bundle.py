@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .link import Finding, Linker
-from .types import ImportBinding, Pos, ToolInfo
+from .resolve import Linker
+from .types import Finding, ImportBinding, Pos, ToolInfo
 
 __all__ = [
     "Bundle",

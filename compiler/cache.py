@@ -29,11 +29,13 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from .. import __version__
+
 __all__ = ["CACHE_DIR", "CACHE_FORMAT", "cache_key_path", "load_cache", "write_cache"]
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
 #: Every cache file starts with this, then the signature of the rest.
 _MAGIC = b"skillc-cache\n"
@@ -85,8 +87,6 @@ def _usable(path: Path) -> bool:
 
 
 def _version() -> str:
-    from .. import __version__
-
     return f"{__version__}/{CACHE_FORMAT}/{sys.version_info[:2]}"
 
 

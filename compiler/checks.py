@@ -3,13 +3,16 @@
 Every check carries examples: small projects that must not report it (``valid``) and
 projects that must report it at a given place (``invalid``).  The test suite turns
 each example into a case, so a check and its documentation cannot drift apart.
+
+This module is a leaf: the stages import it (``report`` sets each diagnostic's severity
+from it), and it imports none of them.
 """
 
 from __future__ import annotations
 
 from .types import Check, Example, Severity
 
-__all__ = ["CHECKS", "Check", "Example", "severity_of"]
+__all__ = ["CHECKS", "SCHEMA_CHECKS", "Check", "Example", "severity_of"]
 
 
 def _agent(tools: str, imports: str = "from tools import Lookup", extra: str = "") -> str:
@@ -70,6 +73,20 @@ CHECKS: dict[str, Check] = {
             "A file does not parse; the rest of the project is still checked.",
             valid=(Example(_GOOD),),
             invalid=(Example({**_GOOD, "broken.py": "def f(:\n    pass\n"}, ("src/broken.py", 1, 6)),),
+        ),
+        Check(
+            "skill/syntax-warning",
+            Severity.WARNING,
+            "Python warns about a construct when it compiles the file (an invalid escape sequence, say).",
+            valid=(Example(_GOOD),),
+            invalid=(Example({**_GOOD, "patterns.py": 'import re\nDIGITS = re.compile("\\d+")\n'}, ("src/patterns.py", 2, 0)),),
+        ),
+        Check(
+            "skill/file-too-large",
+            Severity.ERROR,
+            "A source file is larger than [tool.skill] max_file_bytes; it is not read.",
+            valid=(Example(_GOOD),),
+            invalid=(Example({**_GOOD, "data.py": "ROWS = 1\n" + "#" * 2_000_000 + "\n"}, ("src/data.py", 1, 0)),),
         ),
         Check(
             "skill/no-agent",
@@ -457,13 +474,94 @@ CHECKS: dict[str, Check] = {
 }
 
 
+# --- The schema translator's checks (compiler/schema*.py) ----------------------------
+
+_AGENT = _agent("Lookup()")
+
+
+def _model_tools(model: str, imports: str = "", code: str = "", settings: str = "") -> str:
+    """A tools module: the model ``LookupInput`` (body ``model``) and a class tool using it."""
+    return (
+        f"{imports}from pydantic import BaseModel, Field\n"
+        "from skillc import Tool\n"
+        "\n"
+        "\n"
+        f"{code}"
+        f"class LookupInput(BaseModel):\n{model}"
+        "\n"
+        "\n"
+        "class Lookup(Tool):\n"
+        '    name = "lookup"\n'
+        '    description = "Look up an order."\n'
+        "    input_schema = LookupInput\n"
+        f"{settings}"
+        "\n"
+        "    def execute(self, input, ctx):\n"
+        "        return input.order_id\n"
+    )
+
+
+_SUPPORTED_MODEL = (
+    '    """Which order to look up."""\n'
+    "\n"
+    '    order_id: str = Field(pattern=r"^A\\d{4}$", description="The order id, like A1001.")\n'
+    '    carrier: Optional[Literal["ups", "dhl"]] = None\n'
+    "    tags: list[str] = []\n"
+)
+_TYPING = "from typing import Literal, Optional\n"
+
+SCHEMA_CHECKS: tuple[Check, ...] = (
+    Check(
+        "skill/schema-unsupported",
+        Severity.ERROR,
+        "A model uses a construct outside the subset of pydantic that skillc translates to "
+        'JSON Schema statically; [tool.skill] schema = "import" lets pydantic build it instead.',
+        valid=(Example({"agent.py": _AGENT, "tools.py": _model_tools(_SUPPORTED_MODEL, imports=_TYPING)}),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": _AGENT,
+                    "tools.py": _model_tools("    order_id: str\n    address: IPv4Address\n",
+                                             imports="from ipaddress import IPv4Address\n"),
+                },
+                ("src/tools.py", 8, 13),
+            ),
+            Example(
+                {
+                    "agent.py": _AGENT,
+                    "tools.py": _model_tools("    order_id: str\n    since: str = Field(default=today())\n",
+                                             code='def today() -> str:\n    return "2024-01-01"\n\n\n'),
+                },
+                ("src/tools.py", 11, 31),
+            ),
+        ),
+    ),
+    Check(
+        "skill/strict-incompatible",
+        Severity.ERROR,
+        "A tool with strict = True has an input schema that OpenAI's strict mode cannot express "
+        "(a free-form dict, a value of any type, a tuple of mixed types, open extra fields).",
+        valid=(
+            Example({
+                "agent.py": _AGENT,
+                "tools.py": _model_tools('    order_id: str\n    note: str = ""\n', settings="    strict = True\n"),
+            }),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": _AGENT,
+                    "tools.py": _model_tools("    order_id: str\n    tags: dict[str, str] = {}\n",
+                                             settings="    strict = True\n"),
+                },
+                ("src/tools.py", 10, 0),
+            ),
+        ),
+    ),
+)
+CHECKS.update((check.code, check) for check in SCHEMA_CHECKS)
+
+
 def severity_of(code: str) -> Severity:
     """The severity every diagnostic with ``code`` has."""
     return CHECKS[code].severity
-
-
-# The schema translator declares its own checks beside its code; this import comes last
-# because that module imports this one.
-from .schema import SCHEMA_CHECKS  # noqa: E402
-
-CHECKS.update((check.code, check) for check in SCHEMA_CHECKS)

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.errors import ConfigError
-from .types import Config, Diagnostic, Severity
+from .report import Reporter
+from .types import Config, Finding, Pos
 
 __all__ = ["KNOWN_KEYS", "locate_config", "read_config"]
 
@@ -104,15 +105,13 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
     relative = pyproject.name
     header, key_lines = _key_lines(text)
     known = ", ".join(sorted(KNOWN_KEYS))
+    reporter = Reporter(root)
     warnings = tuple(
-        Diagnostic(
-            code="skill/unknown-config-key",
-            severity=Severity.WARNING,
-            message=f"unknown key {key!r} in [tool.skill]",
-            path=relative,
-            line=key_lines.get(key, header),
-            col=0,
-            hint=f"known keys: {known}",
+        reporter.diagnostic(
+            Finding(
+                "skill/unknown-config-key", f"unknown key {key!r} in [tool.skill]", relative,
+                Pos(key_lines.get(key, header), 0), hint=f"known keys: {known}",
+            )
         )
         for key in sorted(set(table) - KNOWN_KEYS)
     )

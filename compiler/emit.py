@@ -13,7 +13,10 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,7 +146,7 @@ def _manifest(
 
 def _exchange(first: Path, second: Path) -> bool:
     """Swap two paths in one atomic step (Linux ``renameat2``); ``False`` if unavailable."""
-    import ctypes
+    import ctypes  # loads a C library: only replacing an existing dist/ needs it
     import ctypes.util
 
     library = ctypes.util.find_library("c")
@@ -247,10 +250,6 @@ def _discard(folder: Path, trash: Path) -> None:
     except OSError:  # another file system, or no usable trash: delete it here and now
         shutil.rmtree(folder, ignore_errors=True)
         return
-    import subprocess
-    import sys
-    import threading
-
     deleter = subprocess.Popen(
         [sys.executable, "-c", "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)", str(target)],
         stdin=subprocess.DEVNULL,

@@ -29,6 +29,7 @@ __all__ = [
     "Diagnostic",
     "Dynamic",
     "Expr",
+    "Finding",
     "FunctionInfo",
     "ImportBinding",
     "ModelRef",
@@ -287,6 +288,19 @@ class Diagnostic:
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.line, self.col, self.code, self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem a stage found: a diagnostic before ``report.Reporter`` gives it its
+    severity (from ``checks``) and its exact position (see ``locate``)."""
+
+    code: str
+    message: str
+    path: str
+    pos: Pos
+    hint: str | None = None
+    related: tuple[tuple[str, Pos, str], ...] = ()
 
 
 # --- Configuration -----------------------------------------------------------------

@@ -1,102 +1,23 @@
-"""Import bundles the way a deployed runtime would, to prove them self-contained.
+"""Prove a finished ``dist/`` self-contained: import each bundle as a deployed runtime would.
 
-Each bundle is imported in its own ``python -I`` process: no user site, no
-``PYTHON*`` variables, a fresh temporary working folder, and on ``sys.path`` only
-the archive and the environment's installed packages, so a module that the static
-closure missed (one loaded by ``importlib.import_module``, say) fails to import.
-The probe writes its answer to a file rather than stdout, which the tool's own code
-may print to, and every probe has a timeout.
+Each bundle is imported in its own isolated process (see ``probe``), so a module that
+the static closure missed (one loaded by ``importlib.import_module``, say) fails to
+import; the schemas pydantic then gives must equal the static ones.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from .types import Diagnostic, Severity
+from .artifacts import Artifacts
+from .probe import probe_bundles
+from .types import Finding, Pos
 
-if TYPE_CHECKING:
-    from .artifacts import Artifacts
-
-__all__ = ["PROBE_TIMEOUT", "Probe", "check_dist", "probe_bundle", "probe_bundles"]
-
-PROBE_TIMEOUT = 60.0
-
-_PROBE = r"""
-import json, sys
-archive, entry, attribute, answer = sys.argv[1:5]
-sys.path.insert(0, archive)
-sys.dont_write_bytecode = True
-result = {"ok": False}
-try:
-    from importlib import import_module
-    from skillc.runtime.sdk import Tool
-    value = getattr(import_module(entry), attribute)
-    result["ok"] = True
-    if isinstance(value, Tool):
-        result["input"] = value.input_schema.model_json_schema() if value.input_schema else None
-        result["output"] = value.output_schema.model_json_schema() if value.output_schema else None
-    elif not callable(value):
-        result = {"ok": False, "error": f"{attribute} is {type(value).__name__}, not a tool or condition"}
-except BaseException as error:
-    result = {"ok": False, "error": f"{type(error).__name__}: {error}"}
-with open(answer, "w", encoding="utf-8") as stream:
-    json.dump(result, stream)
-"""
+__all__ = ["check_dist"]
 
 
-@dataclass(frozen=True)
-class Probe:
-    """What importing one bundle in isolation showed."""
-
-    ok: bool
-    error: str | None = None
-    input_schema: Any = None
-    output_schema: Any = None
-
-
-def probe_bundle(archive: Path, entry: str, attribute: str, *, timeout: float = PROBE_TIMEOUT) -> Probe:
-    """Import ``entry`` from ``archive`` alone and report its schemas, or why it failed."""
-    with tempfile.TemporaryDirectory(prefix="skillc-probe-") as work:
-        answer = Path(work) / "answer.json"
-        try:
-            finished = subprocess.run(
-                [sys.executable, "-I", "-c", _PROBE, str(archive.resolve()), entry, attribute, str(answer)],
-                cwd=work,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                timeout=timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return Probe(False, f"importing the bundle took longer than {timeout:g}s")
-        try:
-            result = json.loads(answer.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            tail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no answer"]
-            return Probe(False, f"the import process exited {finished.returncode}: {tail[0]}")
-    if not result.get("ok"):
-        return Probe(False, str(result.get("error")))
-    return Probe(True, None, result.get("input"), result.get("output"))
-
-
-def probe_bundles(jobs: list[tuple[Path, str, str]], *, timeout: float = PROBE_TIMEOUT) -> list[Probe]:
-    """Probe several bundles, a few processes at a time, results in order."""
-    if not jobs:
-        return []
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda job: probe_bundle(*job, timeout=timeout), jobs))
-
-
-def check_dist(folder: Path, artifacts: Artifacts) -> list[Diagnostic]:
-    """Probe every bundle of a finished ``dist/`` folder; problems are errors."""
+def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
+    """Probe every bundle of a finished ``dist/`` folder; what does not import is a finding."""
     jobs = [(folder / "tools" / tool.info.name / "bundle.zip", tool.entry_module, "tool") for tool in artifacts.tools]
     conditions = [skill for skill in artifacts.skills if skill.archive is not None and skill.entry_module]
     jobs += [
@@ -104,15 +25,15 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Diagnostic]:
         for skill in conditions
     ]
     probes = probe_bundles(jobs)
-    found: list[Diagnostic] = []
+    found: list[Finding] = []
     for tool, probe in zip(artifacts.tools, probes, strict=False):
         source = tool.info.source
         if not probe.ok:
             found.append(
-                Diagnostic(
-                    "skill/bundle-not-self-contained", Severity.ERROR,
+                Finding(
+                    "skill/bundle-not-self-contained",
                     f"tool {tool.info.name!r}: its bundle does not import on its own: {probe.error}",
-                    source.path, source.line, source.col,
+                    source.path, Pos(source.line, source.col),
                     "a module loaded dynamically (importlib.import_module, __import__) is not in the "
                     "bundle; import it with an import statement",
                 )
@@ -125,10 +46,10 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Diagnostic]:
         for which, static, imported in pairs:
             if static is not None and imported is not None and dict(static) != imported:
                 found.append(
-                    Diagnostic(
-                        "skill/schema-mismatch", Severity.ERROR,
+                    Finding(
+                        "skill/schema-mismatch",
                         f"tool {tool.info.name!r}: the static {which} schema differs from pydantic's",
-                        source.path, source.line, source.col,
+                        source.path, Pos(source.line, source.col),
                         "this is a bug in skillc's schema translation; set [tool.skill] schema = \"import\" meanwhile",
                     )
                 )
@@ -136,10 +57,10 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Diagnostic]:
         if not probe.ok:
             source = skill.info.source
             found.append(
-                Diagnostic(
-                    "skill/bundle-not-self-contained", Severity.ERROR,
+                Finding(
+                    "skill/bundle-not-self-contained",
                     f"skill {skill.info.name!r}: its condition's bundle does not import on its own: {probe.error}",
-                    source.path, source.line, source.col,
+                    source.path, Pos(source.line, source.col),
                 )
             )
     return found

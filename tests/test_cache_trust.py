@@ -67,16 +67,17 @@ FORGE = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from skillc.compiler.api import ARTIFACTS_CACHE, _artifact_types
+    from skillc.compiler.api import ARTIFACTS_CACHE
+    from skillc.compiler.artifacts import CACHE_TYPES
     from skillc.compiler.cache import load_cache, write_cache
     sys.path.insert(0, sys.argv[2])
     from test_cache_trust import _poison
 
     path = Path(sys.argv[1]) / ".skill/cache" / ARTIFACTS_CACHE
-    cache = load_cache(path, _artifact_types())
+    cache = load_cache(path, CACHE_TYPES)
     assert cache, "the attacker's own cache did not load"
-    for slot, (key, (archive, *rest)) in list(cache.items()):
-        cache[slot] = (key, (_poison(archive), *rest))
+    for slot, entry in list(cache.items()):
+        cache[slot] = entry._replace(archive=_poison(entry.archive))
     write_cache(path, cache)
     """
 )

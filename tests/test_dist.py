@@ -15,7 +15,7 @@ import pytest
 from helpers import SKILL, DEFAULT_PYPROJECT, RunSkill, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.bundle import entry_module_name
-from skillc.compiler.verify import probe_bundle
+from skillc.compiler.probe import probe_bundle
 from skillc.templates import scaffold_project
 
 

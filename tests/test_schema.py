@@ -28,12 +28,15 @@ import pytest
 from pydantic import BaseModel
 
 from helpers import DEFAULT_PYPROJECT, write_project
+from skillc.compiler.checks import SCHEMA_CHECKS
 from skillc.compiler.config import locate_config, read_config
-from skillc.compiler.link import Finding, Linker, link_project
-from skillc.compiler.schema import SCHEMA_CHECKS, SchemaResult, function_schema, model_schema
+from skillc.compiler.link import link_project
+from skillc.compiler.resolve import Linker
+from skillc.compiler.schema import function_schema, model_schema
+from skillc.compiler.schema_models import SchemaResult
 from skillc.compiler.sources import index_sources, read_sources
 from skillc.compiler.strict import strict_schema
-from skillc.compiler.types import Pos
+from skillc.compiler.types import Finding, Pos
 from skillc.runtime.sdk import FunctionTool
 
 FIXTURES = Path(__file__).parent / "schemas"
@@ -145,7 +148,13 @@ def test_function_schema_equals_the_runtime_input_model(corpus: Corpus, module_n
     _assert_same(function_schema(corpus.linker, module_name, info), tool.input_schema.model_json_schema())
 
 
-@pytest.mark.parametrize("first", ["schema", "checks", "link", "api"])
+@pytest.mark.parametrize(
+    "first",
+    [
+        "schema", "checks", "link", "api", "resolve", "evaluate", "importtime", "cycles", "tools", "report",
+        "probe", "verify", "artifacts", "schema_types", "schema_models", "schema_enums", "schema_json", "schema_defs",
+    ],
+)
 def test_the_compiler_modules_import_in_any_order(first: str) -> None:
     finished = subprocess.run(
         [sys.executable, "-c", f"import skillc.compiler.{first}, skillc.compiler.api"],

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from helpers import DEFAULT_PYPROJECT, write_project
 from skillc.compiler.config import locate_config, read_config
-from skillc.compiler.link import Linker
+from skillc.compiler.resolve import Linker
 from skillc.compiler.schema import model_schema
 from skillc.compiler.sources import index_sources, read_sources
 

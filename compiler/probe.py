@@ -1,0 +1,90 @@
+"""Import one bundle the way a deployed runtime would, in isolation, and say what it holds.
+
+Each bundle is imported in its own ``python -I`` process: no user site, no
+``PYTHON*`` variables, a fresh temporary working folder, and on ``sys.path`` only
+the archive and the environment's installed packages, so a module that the static
+closure missed (one loaded by ``importlib.import_module``, say) fails to import.
+The probe writes its answer to a file rather than stdout, which the tool's own code
+may print to, and every probe has a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PROBE_TIMEOUT", "Probe", "probe_bundle", "probe_bundles"]
+
+PROBE_TIMEOUT = 60.0
+
+_PROBE = r"""
+import json, sys
+archive, entry, attribute, answer = sys.argv[1:5]
+sys.path.insert(0, archive)
+sys.dont_write_bytecode = True
+result = {"ok": False}
+try:
+    from importlib import import_module
+    from skillc.runtime.sdk import Tool
+    value = getattr(import_module(entry), attribute)
+    result["ok"] = True
+    if isinstance(value, Tool):
+        result["input"] = value.input_schema.model_json_schema() if value.input_schema else None
+        result["output"] = value.output_schema.model_json_schema() if value.output_schema else None
+    elif not callable(value):
+        result = {"ok": False, "error": f"{attribute} is {type(value).__name__}, not a tool or condition"}
+except BaseException as error:
+    result = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+with open(answer, "w", encoding="utf-8") as stream:
+    json.dump(result, stream)
+"""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What importing one bundle in isolation showed."""
+
+    ok: bool
+    error: str | None = None
+    input_schema: Any = None
+    output_schema: Any = None
+
+
+def probe_bundle(archive: Path, entry: str, attribute: str, *, timeout: float = PROBE_TIMEOUT) -> Probe:
+    """Import ``entry`` from ``archive`` alone and report its schemas, or why it failed."""
+    with tempfile.TemporaryDirectory(prefix="skillc-probe-") as work:
+        answer = Path(work) / "answer.json"
+        try:
+            finished = subprocess.run(
+                [sys.executable, "-I", "-c", _PROBE, str(archive.resolve()), entry, attribute, str(answer)],
+                cwd=work,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return Probe(False, f"importing the bundle took longer than {timeout:g}s")
+        try:
+            result = json.loads(answer.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            tail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no answer"]
+            return Probe(False, f"the import process exited {finished.returncode}: {tail[0]}")
+    if not result.get("ok"):
+        return Probe(False, str(result.get("error")))
+    return Probe(True, None, result.get("input"), result.get("output"))
+
+
+def probe_bundles(jobs: list[tuple[Path, str, str]], *, timeout: float = PROBE_TIMEOUT) -> list[Probe]:
+    """Probe several bundles, a few processes at a time, results in order."""
+    if not jobs:
+        return []
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda job: probe_bundle(*job, timeout=timeout), jobs))
