@@ -37,6 +37,7 @@ __all__ = [
     "tool",
 ]
 
+
 def __getattr__(name: str) -> Any:
     # The runtime package knows where each name lives and loads it on first use.
     if name not in __all__:

@@ -389,9 +389,7 @@ class SkillcBench:
             finished = require_success(self._run_compile(capture=True), "skill compile")
             parsed = self._report(finished).get("stats", {}).get("parsed")
             if parsed != expected[kind]:
-                self.notes.append(
-                    f"a {kind} compile parsed {parsed} files, expected {expected[kind]}"
-                )
+                self.notes.append(f"a {kind} compile parsed {parsed} files, expected {expected[kind]}")
 
     @staticmethod
     def _report(finished: Finished) -> dict[str, Any]:
@@ -545,9 +543,7 @@ def bench_lua(work: Path, tools: int, repeat: int, say: Console) -> LuaOutcome:
         env = {**os.environ, "LUA_TELEMETRY": "false", "NO_COLOR": "1"}
 
         def lua_compile() -> Finished:
-            finished = run_bounded(
-                [lua, "compile"], cwd=work, timeout=LUA_COMPILE_TIMEOUT, env=env
-            )
+            finished = run_bounded([lua, "compile"], cwd=work, timeout=LUA_COMPILE_TIMEOUT, env=env)
             return require_success(finished, "lua compile")
 
         say.print(f"checking lua compile on {tools} TypeScript tools ...")
@@ -577,9 +573,7 @@ def _lua_tool_count(project: Path) -> int | None:
 # ---------------------------------------------------------------------------- reporting
 
 
-def figures(
-    series: Mapping[str, Series], lua: LuaOutcome | None, args: argparse.Namespace
-) -> dict[str, object]:
+def figures(series: Mapping[str, Series], lua: LuaOutcome | None, args: argparse.Namespace) -> dict[str, object]:
     """Everything measured, as one JSON-ready document."""
     floor = series["floor"].median
     rows = []
@@ -674,18 +668,12 @@ def print_table(console: Console, document: Mapping[str, object]) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description="Time `skill compile` against a parse-only floor, in the same run."
-    )
+    parser = argparse.ArgumentParser(description="Time `skill compile` against a parse-only floor, in the same run.")
     parser.add_argument("--tools", type=int, default=500, help="tools to generate (default 500)")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per row (default 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument(
-        "--lua", action="store_true", help="also time `lua compile` (needs npm and the network)"
-    )
-    parser.add_argument(
-        "--lua-repeat", type=int, default=3, help="repetitions of `lua compile` (default 3)"
-    )
+    parser.add_argument("--lua", action="store_true", help="also time `lua compile` (needs npm and the network)")
+    parser.add_argument("--lua-repeat", type=int, default=3, help="repetitions of `lua compile` (default 3)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = parser.parse_args(argv)
     for name in ("tools", "repeat", "lua_repeat"):

@@ -318,8 +318,16 @@ def prepare_venv(say: Console) -> Path:
         say.print(f"installing {', '.join(FRAMEWORKS)} and skillc into it (pip) ...")
         installed = run_bounded(
             [
-                python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-                "--quiet", *FRAMEWORKS, "--editable", REPO,
+                python,
+                "-m",
+                "pip",
+                "install",
+                "--disable-pip-version-check",
+                "--no-input",
+                "--quiet",
+                *FRAMEWORKS,
+                "--editable",
+                REPO,
             ],
             timeout=PIP_TIMEOUT,
         )
@@ -363,7 +371,7 @@ class Candidate:
 def _skillc_output(result: object) -> object:
     if getattr(result, "is_error", True):
         raise BenchError(f"skillc returned an error result: {result!r}")
-    return json.loads(getattr(result, "output"))
+    return json.loads(result.output)
 
 
 async def skillc_candidate(project: Path) -> tuple[Candidate, Any]:
@@ -423,7 +431,9 @@ def langchain_candidate() -> Candidate:
         args_schema=PlaceOrderInput,
     )
     arguments = json.loads(ARGUMENTS)
-    return Candidate("langchain", "LangChain StructuredTool.ainvoke", lambda: tool.ainvoke(arguments), lambda value: value)
+    return Candidate(
+        "langchain", "LangChain StructuredTool.ainvoke", lambda: tool.ainvoke(arguments), lambda value: value
+    )
 
 
 def agents_candidate() -> Candidate:
@@ -439,16 +449,14 @@ def agents_candidate() -> Candidate:
         order_id: Annotated[str, Field(pattern=r"^A\d{4}$", description="The order id, like A1001.")],
         quantity: Annotated[int, Field(ge=1, le=100)] = 1,
         express: bool = False,
-        tags: list[str] = Field(default_factory=list, description="Labels to add."),
+        tags: list[str] = Field(default_factory=list, description="Labels to add."),  # noqa: B008 (pydantic's own idiom)
     ) -> dict[str, object]:
         """Order again: the runtime benchmark's one tool."""
         return {"order_id": order_id, "quantity": quantity, "express": express, "tags": tags}
 
     tool = agents.function_tool(place_order)
     # What the runner builds for each call (ToolContext.from_agent_context); built once here.
-    context = AgentsToolContext(
-        context=None, tool_name=tool.name, tool_call_id=CALL_ID, tool_arguments=ARGUMENTS
-    )
+    context = AgentsToolContext(context=None, tool_name=tool.name, tool_call_id=CALL_ID, tool_arguments=ARGUMENTS)
     return Candidate(
         "openai_agents",
         "OpenAI Agents on_invoke_tool",
@@ -513,7 +521,9 @@ class CallFigures:
     profile: str | None = None
 
 
-async def per_call(project: Path, args: argparse.Namespace, frameworks_skipped: str | None, say: Console) -> CallFigures:
+async def per_call(
+    project: Path, args: argparse.Namespace, frameworks_skipped: str | None, say: Console
+) -> CallFigures:
     """Set every candidate up, check it, and measure them all in one event loop."""
     say.print("compiling and loading the one-tool project ...")
     skillc, runtime = await skillc_candidate(project)
@@ -613,25 +623,48 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
     ratio = skillc / floor
     per_call_row(found["floor"], ratio=1.0, ratio_of="floor", target=None, passed=None)
     per_call_row(
-        found["skillc"], ratio=round(ratio, 2), ratio_of="floor", target=f"<= {TARGET_SKILLC_OVER_FLOOR:g}x",
+        found["skillc"],
+        ratio=round(ratio, 2),
+        ratio_of="floor",
+        target=f"<= {TARGET_SKILLC_OVER_FLOOR:g}x",
         passed=ratio <= TARGET_SKILLC_OVER_FLOOR,
     )
     for key in FRAMEWORK_SETUPS:
         if key in found:
             ratio = found[key].median / skillc
             per_call_row(
-                found[key], ratio=round(ratio, 2), ratio_of="skillc",
-                target=f">= {TARGET_FRAMEWORK_OVER_SKILLC:g}x", passed=ratio >= TARGET_FRAMEWORK_OVER_SKILLC,
+                found[key],
+                ratio=round(ratio, 2),
+                ratio_of="skillc",
+                target=f">= {TARGET_FRAMEWORK_OVER_SKILLC:g}x",
+                passed=ratio >= TARGET_FRAMEWORK_OVER_SKILLC,
             )
     base = statistics.median(startup.import_pydantic)
     test = statistics.median(startup.skill_test)
     ms = [round(sample * 1e3, 1) for sample in startup.import_pydantic]
-    row("import_pydantic", 'python -c "import pydantic"', round(base * 1e3, 1), "ms", ms,
-        ratio=1.0, ratio_of="import pydantic", target=None, passed=None)
+    row(
+        "import_pydantic",
+        'python -c "import pydantic"',
+        round(base * 1e3, 1),
+        "ms",
+        ms,
+        ratio=1.0,
+        ratio_of="import pydantic",
+        target=None,
+        passed=None,
+    )
     ms = [round(sample * 1e3, 1) for sample in startup.skill_test]
-    row("skill_test", "skill test (whole process)", round(test * 1e3, 1), "ms", ms,
-        ratio=round(test / base, 2), ratio_of="import pydantic", target=f"<= {TARGET_STARTUP:g}x",
-        passed=test / base <= TARGET_STARTUP)
+    row(
+        "skill_test",
+        "skill test (whole process)",
+        round(test * 1e3, 1),
+        "ms",
+        ms,
+        ratio=round(test / base, 2),
+        ratio_of="import pydantic",
+        target=f"<= {TARGET_STARTUP:g}x",
+        passed=test / base <= TARGET_STARTUP,
+    )
     frameworks: dict[str, object] = {}
     for key, package in FRAMEWORK_PACKAGES.items():
         if key in calls.skipped:
@@ -658,8 +691,13 @@ def print_table(console: Console, document: Mapping[str, Any]) -> None:
         f"(Python {document['python']}, pydantic {document['pydantic']}, {document['cpus']} CPUs)",
         box=box.SIMPLE_HEAD,
     )
-    for name, justify in (("measurement", "left"), ("value", "right"), ("ratio", "right"),
-                          ("target", "right"), ("result", "left")):
+    for name, justify in (
+        ("measurement", "left"),
+        ("value", "right"),
+        ("ratio", "right"),
+        ("target", "right"),
+        ("result", "left"),
+    ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for row in document["rows"]:
         value = f"{row['value']:.2f} us/call" if row["unit"] == "us/call" else f"{row['value']:.1f} ms"

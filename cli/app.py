@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
 from ..runtime.errors import UsageError
 from .consoles import notice, stdout
 
@@ -66,9 +67,7 @@ def _root(
         bool,
         typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
     ] = False,
-    debug: Annotated[
-        bool, typer.Option("--debug", help="Show the full traceback of unexpected errors.")
-    ] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show the full traceback of unexpected errors.")] = False,
 ) -> None:
     """Write, check and ship LLM tools in Python."""
     settings.debug = debug
@@ -77,13 +76,9 @@ def _root(
 @app.command()
 def init(
     path: Annotated[Path, typer.Argument(metavar="NAME", help="Folder to create the project in.")],
-    name: Annotated[
-        str | None, typer.Option("--name", help="Agent name, if not the folder's name.")
-    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Agent name, if not the folder's name.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Write into a folder that is not empty.")] = False,
-    pretend: Annotated[
-        bool, typer.Option("--pretend", help="Print what would be written; write nothing.")
-    ] = False,
+    pretend: Annotated[bool, typer.Option("--pretend", help="Print what would be written; write nothing.")] = False,
 ) -> int:
     """Create a new agent project from the template."""
     from ..templates import scaffold_project
@@ -96,7 +91,7 @@ def init(
     if not pretend:
         stdout().print(
             f"\nNext:\n  cd {path}\n  pytest\n  skill compile\n"
-            "  skill test --name lookup_order --input '{\"order_id\": \"A1001\"}'"
+            '  skill test --name lookup_order --input \'{"order_id": "A1001"}\''
         )
     return 0
 
@@ -109,9 +104,7 @@ def compile_(
         OutputFormat, typer.Option("--format", help="text for people, json for CI.")
     ] = OutputFormat.text,
     watch: Annotated[bool, typer.Option("--watch", help="Recompile on every change.")] = False,
-    verify: Annotated[
-        bool, typer.Option("--verify", help="Import each bundle in an isolated process.")
-    ] = False,
+    verify: Annotated[bool, typer.Option("--verify", help="Import each bundle in an isolated process.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Only check: write no dist/.")] = False,
     allow_import: Annotated[
         bool,
@@ -158,9 +151,7 @@ def test(
     skip_condition: Annotated[
         bool, typer.Option("--skip-condition", help="Run the tool even if its condition hides it.")
     ] = False,
-    approve: Annotated[
-        bool, typer.Option("--approve", help="Approve a tool that needs approval.")
-    ] = False,
+    approve: Annotated[bool, typer.Option("--approve", help="Approve a tool that needs approval.")] = False,
 ) -> int:
     """Run one tool from its compiled bundle, as a model's call would."""
     from .tooltest import run_test_command
@@ -187,13 +178,9 @@ def chat(
         Environment, typer.Option("-e", "--environment", help="Variables to run with.")
     ] = Environment.sandbox,
     model: Annotated[str | None, typer.Option("--model", help="Model name.")] = None,
-    base_url: Annotated[
-        str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint.")
-    ] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint.")] = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Keep the conversation under this id.")] = None,
-    max_steps: Annotated[
-        int | None, typer.Option("--max-steps", help="Model steps per turn (default 20).")
-    ] = None,
+    max_steps: Annotated[int | None, typer.Option("--max-steps", help="Model steps per turn (default 20).")] = None,
     approve: Annotated[bool, typer.Option("--approve", help="Approve tools that need approval.")] = False,
 ) -> int:
     """Talk to the agent through a model, running its tool calls."""

@@ -6,9 +6,9 @@ nothing at all, does not need to pay.
 
 from __future__ import annotations
 
-import sys
 import contextlib
 import logging
+import sys
 from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING

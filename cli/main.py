@@ -22,7 +22,6 @@ EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 
 
-
 def escape(text: str) -> str:
     """Escape rich markup in ``text`` (rich is imported only when there is an error)."""
     from rich.markup import escape as rich_escape

@@ -119,9 +119,14 @@ def compile_project(
             timings["link"] = 0.0
             count = len(snapshot.files)
             return CompileReport(
-                config, previous.agent, previous.skills, previous.tools,
+                config,
+                previous.agent,
+                previous.skills,
+                previous.tools,
                 tuple(sorted((*config.warnings, *previous.diagnostics), key=lambda item: item.sort_key)),
-                IndexStats(count, 0, count, 0), timings, DIST_CURRENT if emit else DIST_SKIPPED,
+                IndexStats(count, 0, count, 0),
+                timings,
+                DIST_CURRENT if emit else DIST_SKIPPED,
             )
     if emit:  # refuse before any work, and again before the swap (emit_dist)
         check_output_folder(config.out, recorded)
@@ -155,9 +160,14 @@ def compile_project(
         cache: dict[str, Any] = dict(load_cache(artifacts_path, CACHE_TYPES)) if use_cache else {}
         before = dict(cache)
         artifacts = build_artifacts(
-            linked, sources, import_schemas=config.schema == "import" and allow_import,
-            import_wanted=config.schema == "import", keys=keys,
-            cache=cache if use_cache else None, archives=emit, notify=notify,
+            linked,
+            sources,
+            import_schemas=config.schema == "import" and allow_import,
+            import_wanted=config.schema == "import",
+            keys=keys,
+            cache=cache if use_cache else None,
+            archives=emit,
+            notify=notify,
         )
         imported = artifacts.imported
         if use_cache:
@@ -179,7 +189,9 @@ def compile_project(
                 check = lambda staging: reporter.diagnostics(check_dist(staging, artifacts))  # noqa: E731
             with output_lock(config.out, notify):
                 diagnostics.extend(
-                    emit_dist(config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded)
+                    emit_dist(
+                        config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded
+                    )
                 )
                 if not _has_errors(diagnostics):
                     dist_state, written = DIST_WRITTEN, fingerprint(config.out)
@@ -210,8 +222,8 @@ def _relative(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
-def _source(source: object) -> dict[str, object]:
-    return {"path": getattr(source, "path"), "line": getattr(source, "line")}
+def _source(source: Source) -> dict[str, object]:
+    return {"path": source.path, "line": source.line}
 
 
 def report_to_dict(report: CompileReport) -> dict[str, object]:
@@ -254,8 +266,12 @@ def report_to_dict(report: CompileReport) -> dict[str, object]:
                 "description": tool.description,
                 "source": _source(tool.source),
                 "entry": {"module": tool.module, "qualname": tool.qualname},
-                "input_model": None if tool.input_model is None else f"{tool.input_model.module}.{tool.input_model.qualname}",
-                "output_model": None if tool.output_model is None else f"{tool.output_model.module}.{tool.output_model.qualname}",
+                "input_model": None
+                if tool.input_model is None
+                else f"{tool.input_model.module}.{tool.input_model.qualname}",
+                "output_model": None
+                if tool.output_model is None
+                else f"{tool.output_model.module}.{tool.output_model.qualname}",
                 "is_async": tool.is_async,
                 "settings": {
                     "timeout": tool.settings.timeout,

@@ -59,9 +59,7 @@ def _tool_pos(tool: ToolInfo) -> Pos:
 
 def _input_schema(linker: Linker, tool: ToolInfo) -> SchemaResult | None:
     if tool.form == "function" and tool.input_model is None:
-        function = next(
-            (item for item in linker.modules[tool.module].functions if item.name == tool.qualname), None
-        )
+        function = next((item for item in linker.modules[tool.module].functions if item.name == tool.qualname), None)
         return function_schema(linker, tool.module, function) if function is not None else None
     return _model(linker, tool.input_model)
 
@@ -144,10 +142,17 @@ def build_artifacts(
         known = cache.get(slot) if cache is not None and key is not None else None
         if isinstance(known, CachedTool) and known.key == key:
             findings.extend(known.findings)
-            tools.append(EmittedTool(
-                tool, known.archive, known.entry_module, known.requirements,
-                known.input_schema, known.parameters, known.output_schema,
-            ))
+            tools.append(
+                EmittedTool(
+                    tool,
+                    known.archive,
+                    known.entry_module,
+                    known.requirements,
+                    known.input_schema,
+                    known.parameters,
+                    known.output_schema,
+                )
+            )
             continue
         before = len(findings)
         built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives, imported, notify)
@@ -157,8 +162,14 @@ def build_artifacts(
             tools.append(built)
             if cache is not None and key is not None:
                 cache[slot] = CachedTool(
-                    key, built.archive, built.entry_module, built.requirements, built.input_schema,
-                    built.parameters, built.output_schema, tuple(findings[before:]),
+                    key,
+                    built.archive,
+                    built.entry_module,
+                    built.requirements,
+                    built.input_schema,
+                    built.parameters,
+                    built.output_schema,
+                    tuple(findings[before:]),
                 )
     skills: list[EmittedSkill] = []
     for skill in linked.skills:
@@ -166,7 +177,10 @@ def build_artifacts(
             skills.append(EmittedSkill(skill, None, None))
             continue
         entry = condition_module_name(skill.name)
-        files = [*plan_files(linker, skill.module, sources), (f"{entry}.py", condition_source(skill.name, skill.module).encode())]
+        files = [
+            *plan_files(linker, skill.module, sources),
+            (f"{entry}.py", condition_source(skill.name, skill.module).encode()),
+        ]
         skills.append(EmittedSkill(skill, write_archive(sorted(files)) if archives else b"", entry))
     return Artifacts(tuple(tools), tuple(skills), tuple(findings), tuple(imported))
 
@@ -226,8 +240,10 @@ def _build_tool(
         if isinstance(strict, str):
             findings.append(
                 Finding(
-                    "skill/strict-incompatible", f"tool {tool.name!r} is strict, but {strict}",
-                    tool.source.path, _tool_pos(tool),
+                    "skill/strict-incompatible",
+                    f"tool {tool.name!r} is strict, but {strict}",
+                    tool.source.path,
+                    _tool_pos(tool),
                     hint="make the input model fit OpenAI's strict mode, or set strict = False",
                 )
             )
@@ -248,7 +264,8 @@ def _import_schemas(
         return Finding(
             "skill/bundle-not-self-contained",
             f"tool {tool.name!r}: importing its bundle for its schema failed: {probe.error}",
-            tool.source.path, _tool_pos(tool),
+            tool.source.path,
+            _tool_pos(tool),
             hint="the bundle holds only the modules the tool imports; import what it needs at module level",
         )
     return probe.input_schema, probe.output_schema

@@ -85,7 +85,9 @@ def entry_source(tool: ToolInfo) -> str:
             + ")\n"
         )
     call = "()" if tool.form == "class" else ""
-    return header + f"from {tool.module} import {tool.qualname} as _definition\n\n{ENTRY_ATTRIBUTE} = _definition{call}\n"
+    return (
+        header + f"from {tool.module} import {tool.qualname} as _definition\n\n{ENTRY_ATTRIBUTE} = _definition{call}\n"
+    )
 
 
 def _ancestors(module: str) -> list[str]:

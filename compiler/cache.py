@@ -119,7 +119,7 @@ def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
     if not data.startswith(_MAGIC) or len(data) < head:
         return {}
     payload = memoryview(data)[head:]
-    if not hmac.compare_digest(data[len(_MAGIC):head], hmac.digest(key, payload, "sha256")):
+    if not hmac.compare_digest(data[len(_MAGIC) : head], hmac.digest(key, payload, "sha256")):
         return {}  # not written by this user's skillc
     try:
         document = _DataUnpickler(io.BytesIO(payload), allowed).load()

@@ -79,7 +79,11 @@ CHECKS: dict[str, Check] = {
             Severity.WARNING,
             "Python warns about a construct when it compiles the file (an invalid escape sequence, say).",
             valid=(Example(_GOOD),),
-            invalid=(Example({**_GOOD, "patterns.py": 'import re\nDIGITS = re.compile("\\d+")\n'}, ("src/patterns.py", 2, 0)),),
+            invalid=(
+                Example(
+                    {**_GOOD, "patterns.py": 'import re\nDIGITS = re.compile("\\d+")\n'}, ("src/patterns.py", 2, 0)
+                ),
+            ),
         ),
         Check(
             "skill/file-too-large",
@@ -103,7 +107,11 @@ CHECKS: dict[str, Check] = {
             Severity.ERROR,
             "A registered tool has no name.",
             valid=(Example(_GOOD),),
-            invalid=(Example({"agent.py": _agent("Lookup()"), "tools.py": _tool(_SETTINGS + _EXECUTE)}, ("src/tools.py", 7, 0)),),
+            invalid=(
+                Example(
+                    {"agent.py": _agent("Lookup()"), "tools.py": _tool(_SETTINGS + _EXECUTE)}, ("src/tools.py", 7, 0)
+                ),
+            ),
         ),
         Check(
             "skill/missing-execute",
@@ -111,7 +119,10 @@ CHECKS: dict[str, Check] = {
             "Tool must have an execute function.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n' + _SETTINGS)}, ("src/tools.py", 7, 0)),
+                Example(
+                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n' + _SETTINGS)},
+                    ("src/tools.py", 7, 0),
+                ),
                 Example(
                     {
                         "agent.py": _agent("lookup", "from tools import lookup"),
@@ -127,7 +138,13 @@ CHECKS: dict[str, Check] = {
             "A tool name must match ^[a-zA-Z0-9_-]+$, which also keeps it inside dist/.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "../lookup"\n' + _SETTINGS + _EXECUTE)}, ("src/tools.py", 8, 11)),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool('    name = "../lookup"\n' + _SETTINGS + _EXECUTE),
+                    },
+                    ("src/tools.py", 8, 11),
+                ),
             ),
         ),
         Check(
@@ -147,12 +164,26 @@ CHECKS: dict[str, Check] = {
             Severity.ERROR,
             "A name, description or setting is not a literal or a module-level constant bound to one.",
             valid=(
-                Example({"agent.py": _agent("Lookup()"), "tools.py": 'NAME = "lookup"\n' + _tool('    name = NAME\n' + _SETTINGS + _EXECUTE).replace('NAME = "lookup"\n', "")}),
-                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = NAME\n' + _SETTINGS + _EXECUTE, header='NAME = "lookup"\n')}),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": 'NAME = "lookup"\n'
+                        + _tool("    name = NAME\n" + _SETTINGS + _EXECUTE).replace('NAME = "lookup"\n', ""),
+                    }
+                ),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool("    name = NAME\n" + _SETTINGS + _EXECUTE, header='NAME = "lookup"\n'),
+                    }
+                ),
             ),
             invalid=(
                 Example(
-                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "look" + "up"\n' + _SETTINGS + _EXECUTE)},
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool('    name = "look" + "up"\n' + _SETTINGS + _EXECUTE),
+                    },
                     ("src/tools.py", 8, 11),
                 ),
             ),
@@ -164,7 +195,10 @@ CHECKS: dict[str, Check] = {
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
-                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n    timeout = -1\n' + _SETTINGS + _EXECUTE)},
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool('    name = "lookup"\n    timeout = -1\n' + _SETTINGS + _EXECUTE),
+                    },
                     ("src/tools.py", 9, 14),
                 ),
             ),
@@ -178,14 +212,16 @@ CHECKS: dict[str, Check] = {
                 Example(
                     {
                         "agent.py": _agent("Lookup(), lookup2", "from tools import Lookup, lookup2"),
-                        "tools.py": _LOOKUP + '\nlookup2 = Tool(name="lookup", description="d", input_schema=LookupInput, execute=print)\n',
+                        "tools.py": _LOOKUP
+                        + '\nlookup2 = Tool(name="lookup", description="d", input_schema=LookupInput, execute=print)\n',
                     },
                     ("src/tools.py", 15, 20),
                 ),
                 Example(
                     {
                         "agent.py": _agent("Lookup(), lookup2", "from tools import Lookup, lookup2"),
-                        "tools.py": _LOOKUP + '\nlookup2 = Tool(name="LookUp", description="d", input_schema=LookupInput, execute=print)\n',
+                        "tools.py": _LOOKUP
+                        + '\nlookup2 = Tool(name="LookUp", description="d", input_schema=LookupInput, execute=print)\n',
                     },
                     ("src/tools.py", 15, 20),
                 ),
@@ -198,7 +234,10 @@ CHECKS: dict[str, Check] = {
             "so its folder of dist/ cannot exist there.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "nul"\n' + _SETTINGS + _EXECUTE)}, ("src/tools.py", 8, 11)),
+                Example(
+                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "nul"\n' + _SETTINGS + _EXECUTE)},
+                    ("src/tools.py", 8, 11),
+                ),
             ),
         ),
         Check(
@@ -246,7 +285,10 @@ CHECKS: dict[str, Check] = {
             "An entry of tools=[...] or skills=[...] is not a tool or skill.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"agent.py": _agent("Lookup(), helper", extra="def helper():\n    pass\n"), "tools.py": _LOOKUP}, ("src/agent.py", 5, 70)),
+                Example(
+                    {"agent.py": _agent("Lookup(), helper", extra="def helper():\n    pass\n"), "tools.py": _LOOKUP},
+                    ("src/agent.py", 5, 70),
+                ),
                 Example({"agent.py": _agent("Lookup"), "tools.py": _LOOKUP}, ("src/agent.py", 3, 60)),
             ),
         ),
@@ -257,7 +299,10 @@ CHECKS: dict[str, Check] = {
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
-                    {"agent.py": _agent("logged(Lookup())", extra="def logged(tool):\n    return tool\n"), "tools.py": _LOOKUP},
+                    {
+                        "agent.py": _agent("logged(Lookup())", extra="def logged(tool):\n    return tool\n"),
+                        "tools.py": _LOOKUP,
+                    },
                     ("src/agent.py", 5, 60),
                 ),
             ),
@@ -268,8 +313,17 @@ CHECKS: dict[str, Check] = {
             "A project-local import resolves to no module or name.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"agent.py": _agent("Lookup()", "from tools import Lookup, Missing"), "tools.py": _LOOKUP}, ("src/agent.py", 2, 26)),
-                Example({"agent.py": _agent("Lookup()", "from tools import Lookup\nimport tools.nothing"), "tools.py": _LOOKUP}, ("src/agent.py", 3, 7)),
+                Example(
+                    {"agent.py": _agent("Lookup()", "from tools import Lookup, Missing"), "tools.py": _LOOKUP},
+                    ("src/agent.py", 2, 26),
+                ),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup()", "from tools import Lookup\nimport tools.nothing"),
+                        "tools.py": _LOOKUP,
+                    },
+                    ("src/agent.py", 3, 7),
+                ),
             ),
         ),
         Check(
@@ -281,7 +335,11 @@ CHECKS: dict[str, Check] = {
                 Example(
                     {
                         "agent.py": _agent("Lookup()"),
-                        "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE, bases="B", header="class A(B): pass\nclass B(A): pass\n"),
+                        "tools.py": _tool(
+                            '    name = "lookup"\n' + _SETTINGS + _EXECUTE,
+                            bases="B",
+                            header="class A(B): pass\nclass B(A): pass\n",
+                        ),
                     },
                     ("src/tools.py", 4, 0),
                 ),
@@ -328,7 +386,10 @@ CHECKS: dict[str, Check] = {
             "By convention a tool name matches ^[a-z][a-z0-9_-]*$.",
             valid=(Example(_GOOD),),
             invalid=(
-                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "LookUp"\n' + _SETTINGS + _EXECUTE)}, ("src/tools.py", 8, 11)),
+                Example(
+                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "LookUp"\n' + _SETTINGS + _EXECUTE)},
+                    ("src/tools.py", 8, 11),
+                ),
             ),
         ),
         Check(
@@ -338,7 +399,10 @@ CHECKS: dict[str, Check] = {
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
-                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n    description = "Look up."\n' + _EXECUTE)},
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool('    name = "lookup"\n    description = "Look up."\n' + _EXECUTE),
+                    },
                     ("src/tools.py", 7, 0),
                 ),
             ),
@@ -355,11 +419,29 @@ CHECKS: dict[str, Check] = {
             Severity.ERROR,
             "A class-form tool's __init__ needs arguments, but the compiled tool is created with none.",
             valid=(
-                Example({"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE + "    def __init__(self, db=None):\n        self.db = db\n")}),
+                Example(
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool(
+                            '    name = "lookup"\n'
+                            + _SETTINGS
+                            + _EXECUTE
+                            + "    def __init__(self, db=None):\n        self.db = db\n"
+                        ),
+                    }
+                ),
             ),
             invalid=(
                 Example(
-                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE + "    def __init__(self, db):\n        self.db = db\n")},
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool(
+                            '    name = "lookup"\n'
+                            + _SETTINGS
+                            + _EXECUTE
+                            + "    def __init__(self, db):\n        self.db = db\n"
+                        ),
+                    },
                     ("src/tools.py", 13, 4),
                 ),
             ),
@@ -371,7 +453,10 @@ CHECKS: dict[str, Check] = {
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
-                    {"agent.py": _agent("Lookup()"), "tools.py": _tool('    name = "lookup"\n    input_schema = LookupInput\n' + _EXECUTE)},
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _tool('    name = "lookup"\n    input_schema = LookupInput\n' + _EXECUTE),
+                    },
                     ("src/tools.py", 7, 0),
                 ),
             ),
@@ -383,7 +468,13 @@ CHECKS: dict[str, Check] = {
             valid=(Example(_GOOD),),
             invalid=(
                 Example(
-                    {"agent.py": _agent("Lookup()"), "tools.py": _LOOKUP + '\n@tool\ndef spare(x: int) -> int:\n    """Spare."""\n    return x\n'.replace("@tool", "from skillc import tool\n\n@tool")},
+                    {
+                        "agent.py": _agent("Lookup()"),
+                        "tools.py": _LOOKUP
+                        + '\n@tool\ndef spare(x: int) -> int:\n    """Spare."""\n    return x\n'.replace(
+                            "@tool", "from skillc import tool\n\n@tool"
+                        ),
+                    },
                     ("src/tools.py", 18, 0),
                 ),
             ),
@@ -400,7 +491,11 @@ CHECKS: dict[str, Check] = {
             Severity.WARNING,
             "A star import cannot be resolved statically.",
             valid=(Example(_GOOD),),
-            invalid=(Example({"agent.py": _agent("Lookup()", "from tools import *"), "tools.py": _LOOKUP}, ("src/agent.py", 2, 0)),),
+            invalid=(
+                Example(
+                    {"agent.py": _agent("Lookup()", "from tools import *"), "tools.py": _LOOKUP}, ("src/agent.py", 2, 0)
+                ),
+            ),
         ),
         Check(
             "skill/conditional-definition",
@@ -521,16 +616,19 @@ SCHEMA_CHECKS: tuple[Check, ...] = (
             Example(
                 {
                     "agent.py": _AGENT,
-                    "tools.py": _model_tools("    order_id: str\n    address: IPv4Address\n",
-                                             imports="from ipaddress import IPv4Address\n"),
+                    "tools.py": _model_tools(
+                        "    order_id: str\n    address: IPv4Address\n", imports="from ipaddress import IPv4Address\n"
+                    ),
                 },
                 ("src/tools.py", 8, 13),
             ),
             Example(
                 {
                     "agent.py": _AGENT,
-                    "tools.py": _model_tools("    order_id: str\n    since: str = Field(default=today())\n",
-                                             code='def today() -> str:\n    return "2024-01-01"\n\n\n'),
+                    "tools.py": _model_tools(
+                        "    order_id: str\n    since: str = Field(default=today())\n",
+                        code='def today() -> str:\n    return "2024-01-01"\n\n\n',
+                    ),
                 },
                 ("src/tools.py", 11, 31),
             ),
@@ -542,17 +640,20 @@ SCHEMA_CHECKS: tuple[Check, ...] = (
         "A tool with strict = True has an input schema that OpenAI's strict mode cannot express "
         "(a free-form dict, a value of any type, a tuple of mixed types, open extra fields).",
         valid=(
-            Example({
-                "agent.py": _AGENT,
-                "tools.py": _model_tools('    order_id: str\n    note: str = ""\n', settings="    strict = True\n"),
-            }),
+            Example(
+                {
+                    "agent.py": _AGENT,
+                    "tools.py": _model_tools('    order_id: str\n    note: str = ""\n', settings="    strict = True\n"),
+                }
+            ),
         ),
         invalid=(
             Example(
                 {
                     "agent.py": _AGENT,
-                    "tools.py": _model_tools("    order_id: str\n    tags: dict[str, str] = {}\n",
-                                             settings="    strict = True\n"),
+                    "tools.py": _model_tools(
+                        "    order_id: str\n    tags: dict[str, str] = {}\n", settings="    strict = True\n"
+                    ),
                 },
                 ("src/tools.py", 10, 0),
             ),

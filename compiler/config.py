@@ -109,8 +109,11 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
     warnings = tuple(
         reporter.diagnostic(
             Finding(
-                "skill/unknown-config-key", f"unknown key {key!r} in [tool.skill]", relative,
-                Pos(key_lines.get(key, header), 0), hint=f"known keys: {known}",
+                "skill/unknown-config-key",
+                f"unknown key {key!r} in [tool.skill]",
+                relative,
+                Pos(key_lines.get(key, header), 0),
+                hint=f"known keys: {known}",
             )
         )
         for key in sorted(set(table) - KNOWN_KEYS)

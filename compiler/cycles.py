@@ -31,6 +31,7 @@ function called at import time, ``setattr`` on another module).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -250,7 +251,7 @@ class _Replay:
         first = self.stack.index(self._frame(target))
         chain = self.stack[first:]
         related: list[tuple[str, Pos, str]] = []
-        for current, following in zip(chain, chain[1:]):
+        for current, following in itertools.pairwise(chain):
             assert current.paused is not None
             note = f"{current.module} imports {following.module} here"
             if current is chain[0]:

@@ -27,8 +27,11 @@ __all__ = ["MISSING", "Evaluator", "Missing", "Unsupported", "describe"]
 _MAX_DEPTH = 64
 # Builtin constructors a pydantic value may call on a literal (or on nothing).
 _CONSTRUCTORS: dict[str, Any] = {
-    "builtins.list": list, "builtins.tuple": tuple, "builtins.set": set,
-    "builtins.frozenset": frozenset, "builtins.dict": dict,
+    "builtins.list": list,
+    "builtins.tuple": tuple,
+    "builtins.set": set,
+    "builtins.frozenset": frozenset,
+    "builtins.dict": dict,
 }
 
 

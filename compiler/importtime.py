@@ -20,7 +20,18 @@ from dataclasses import dataclass
 
 from .resolve import ClassSym, ExternalSym, Linker, ValueSym
 from .types import (
-    BinOp, Call, ClassInfo, Const, Container, Expr, FunctionInfo, ImportBinding, ModuleIndex, Pos, Ref, Subscript,
+    BinOp,
+    Call,
+    ClassInfo,
+    Const,
+    Container,
+    Expr,
+    FunctionInfo,
+    ImportBinding,
+    ModuleIndex,
+    Pos,
+    Ref,
+    Subscript,
 )
 
 __all__ = ["ImportTime", "ModuleFacts", "Step", "line_col", "prefixes"]
@@ -164,15 +175,13 @@ class ImportTime:
         if expr.text.endswith("..."):
             return True  # cut short: what the rest calls is unknown
         return any(
-            self._call_runs(module, Call(Ref(name, expr.pos), (), (), expr.pos))
-            for name in _CALLED.findall(expr.text)
+            self._call_runs(module, Call(Ref(name, expr.pos), (), (), expr.pos)) for name in _CALLED.findall(expr.text)
         )
 
     def _decorators_run(self, module: str, decorators: Iterable[Expr]) -> bool:
         """Whether applying the decorators may run project code (``@d`` calls ``d``)."""
         return any(
-            self._runs(module, Call(item, (), (), item.pos) if isinstance(item, Ref) else item)
-            for item in decorators
+            self._runs(module, Call(item, (), (), item.pos) if isinstance(item, Ref) else item) for item in decorators
         )
 
     def _function_runs(self, module: str, function: FunctionInfo) -> bool:

@@ -170,9 +170,17 @@ _FLAT_IN_AST: dict[type[ast.AST], Callable[[Any], int]] = {
 #: Nodes with no child worth a level: never pushed on the walk's stack, a third of its cost.
 _LEAVES = frozenset(
     {
-        ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.alias,
-        *ast.operator.__subclasses__(), *ast.boolop.__subclasses__(),
-        *ast.cmpop.__subclasses__(), *ast.unaryop.__subclasses__(),
+        ast.Name,
+        ast.Constant,
+        ast.Load,
+        ast.Store,
+        ast.Del,
+        ast.Pass,
+        ast.alias,
+        *ast.operator.__subclasses__(),
+        *ast.boolop.__subclasses__(),
+        *ast.cmpop.__subclasses__(),
+        *ast.unaryop.__subclasses__(),
     }
 )
 
@@ -192,7 +200,9 @@ def _too_deep(source: bytes, path: str, tree: ast.Module) -> Diagnostic | None:
             return _error(
                 path,
                 f"this is nested more than {MAX_NESTING} levels deep, more than skillc's parser can read",
-                line, col, _NESTING_HINT,
+                line,
+                col,
+                _NESTING_HINT,
             )
         depth += 1
         for name in node._fields:  # ast.iter_child_nodes, three times faster without its generator
@@ -315,8 +325,10 @@ def analyse_source(
     except cst.ParserSyntaxError as error:
         message = error.message.removeprefix("parser error: ")
         refused = _error(
-            path, f"skillc's parser cannot read this, though Python accepts it: {message}",
-            error.raw_line, error.raw_column,
+            path,
+            f"skillc's parser cannot read this, though Python accepts it: {message}",
+            error.raw_line,
+            error.raw_column,
         )
         return None, (refused, *problems)
     indexer = _Indexer(module, tree, source)
@@ -334,9 +346,7 @@ def analyse_source(
         return None, (refused, *problems)
 
 
-def index_source(
-    source: bytes, path: str, module_name: str, is_package: bool
-) -> ModuleIndex | IndexFailure:
+def index_source(source: bytes, path: str, module_name: str, is_package: bool) -> ModuleIndex | IndexFailure:
     """Index ``source``; a file that does not parse becomes an ``IndexFailure``.
 
     CPython's warnings are left out: ``analyse_source`` returns them too.
@@ -345,9 +355,7 @@ def index_source(
     return IndexFailure(path, problems) if index is None else index
 
 
-def _statements(
-    body: Sequence[cst.CSTNode], prefix: NodePath
-) -> Iterator[tuple[cst.CSTNode, NodePath]]:
+def _statements(body: Sequence[cst.CSTNode], prefix: NodePath) -> Iterator[tuple[cst.CSTNode, NodePath]]:
     """Yield each statement of a block, small statements of a line one by one.
 
     The order matches ``ast``'s list of statements for the same block.
@@ -478,18 +486,24 @@ class _Indexer:
             for index, handler in enumerate(handlers):
                 ast_handler = ast_try.handlers[index] if ast_try else None
                 self._branch(
-                    handler.body, (*path, "handlers", index),
-                    ast_handler.body if ast_handler else None, f"{label}:except{index}",
+                    handler.body,
+                    (*path, "handlers", index),
+                    ast_handler.body if ast_handler else None,
+                    f"{label}:except{index}",
                 )
             if node.orelse is not None:
                 self._branch(
-                    node.orelse.body, (*path, "orelse"), ast_try.orelse if ast_try else None,
+                    node.orelse.body,
+                    (*path, "orelse"),
+                    ast_try.orelse if ast_try else None,
                     f"{label}:body",
                 )
             if node.finalbody is not None:
                 self._branch(
-                    node.finalbody.body, (*path, "finalbody"),
-                    ast_try.finalbody if ast_try else None, None,
+                    node.finalbody.body,
+                    (*path, "finalbody"),
+                    ast_try.finalbody if ast_try else None,
+                    None,
                 )
         elif isinstance(node, cst.With):
             ast_with = twin if isinstance(twin, ast.With) else None
@@ -528,9 +542,7 @@ class _Indexer:
     def _aliases(self, twin: ast.stmt | None) -> Sequence[ast.AST] | None:
         return twin.names if isinstance(twin, ast.Import | ast.ImportFrom) else None
 
-    def _import(
-        self, node: cst.Import, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
-    ) -> None:
+    def _import(self, node: cst.Import, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None) -> None:
         aliases = self._aliases(twin)
         for index, alias in enumerate(node.names):
             dotted = _dotted(alias.name) or ""
@@ -586,13 +598,9 @@ class _Indexer:
         skipped: list[Pos] = []
         for statement, statement_path, statement_pos, statement_twin in self._paired(body, prefix, ast_body):
             if isinstance(statement, cst.Assign | cst.AnnAssign):
-                attributes.extend(
-                    self._bindings(statement, statement_path, statement_pos, statement_twin, None)
-                )
+                attributes.extend(self._bindings(statement, statement_path, statement_pos, statement_twin, None))
             elif isinstance(statement, cst.FunctionDef):
-                methods.append(
-                    self._function(statement, statement_path, statement_pos, statement_twin, None)
-                )
+                methods.append(self._function(statement, statement_path, statement_pos, statement_twin, None))
             elif isinstance(statement, cst.ClassDef):
                 nested.append((statement.name.value, statement_pos))
             elif not isinstance(statement, cst.Expr | cst.Pass | cst.Import | cst.ImportFrom):
@@ -601,9 +609,7 @@ class _Indexer:
             name=node.name.value,
             bases=tuple(bases),
             keywords=tuple(keywords),
-            decorators=self._decorators(
-                node.decorators, path, pos, ast_class.decorator_list if ast_class else None
-            ),
+            decorators=self._decorators(node.decorators, path, pos, ast_class.decorator_list if ast_class else None),
             attributes=tuple(attributes),
             methods=tuple(methods),
             docstring=docstring,
@@ -644,14 +650,21 @@ class _Indexer:
             offset = index if only else index - len(node.params.posonly_params)
             params.append(
                 self._param(
-                    param, "positional_only" if only else "normal", (*path, "params", attribute, offset), pos,
-                    _get(ast_positional, index), _get(ast_defaults, index),
+                    param,
+                    "positional_only" if only else "normal",
+                    (*path, "params", attribute, offset),
+                    pos,
+                    _get(ast_positional, index),
+                    _get(ast_defaults, index),
                 )
             )
         for index, param in enumerate(node.params.kwonly_params):
             params.append(
                 self._param(
-                    param, "keyword_only", (*path, "params", "kwonly_params", index), pos,
+                    param,
+                    "keyword_only",
+                    (*path, "params", "kwonly_params", index),
+                    pos,
                     _get(arguments.kwonlyargs if arguments else None, index),
                     _get(arguments.kw_defaults if arguments else None, index),
                 )
@@ -660,21 +673,31 @@ class _Indexer:
         if isinstance(star_arg, cst.Param):
             params.append(
                 self._param(
-                    star_arg, "var_positional", (*path, "params", "star_arg"), pos,
-                    arguments.vararg if arguments else None, None,
+                    star_arg,
+                    "var_positional",
+                    (*path, "params", "star_arg"),
+                    pos,
+                    arguments.vararg if arguments else None,
+                    None,
                 )
             )
         if node.params.star_kwarg is not None:
             params.append(
                 self._param(
-                    node.params.star_kwarg, "var_keyword", (*path, "params", "star_kwarg"), pos,
-                    arguments.kwarg if arguments else None, None,
+                    node.params.star_kwarg,
+                    "var_keyword",
+                    (*path, "params", "star_kwarg"),
+                    pos,
+                    arguments.kwarg if arguments else None,
+                    None,
                 )
             )
         returns = None
         if node.returns is not None:
             returns = self._expr(
-                node.returns.annotation, (*path, "returns", "annotation"), pos,
+                node.returns.annotation,
+                (*path, "returns", "annotation"),
+                pos,
                 ast_function.returns if ast_function else None,
             )
         return FunctionInfo(
@@ -702,7 +725,9 @@ class _Indexer:
         annotation = None
         if param.annotation is not None:
             annotation = self._expr(
-                param.annotation.annotation, (*path, "annotation", "annotation"), statement,
+                param.annotation.annotation,
+                (*path, "annotation", "annotation"),
+                statement,
                 twin.annotation if twin is not None else None,
             )
         default = None
@@ -730,7 +755,9 @@ class _Indexer:
             value = self._expr(node.value, (*path, "value"), pos, value_twin)
         if isinstance(node, cst.AnnAssign):
             annotation = self._expr(
-                node.annotation.annotation, (*path, "annotation", "annotation"), pos,
+                node.annotation.annotation,
+                (*path, "annotation", "annotation"),
+                pos,
                 twin.annotation if isinstance(twin, ast.AnnAssign) else None,
             )
             if isinstance(node.target, cst.Name):
@@ -758,9 +785,7 @@ class _Indexer:
         finally:
             self.depth -= 1
 
-    def _expression(
-        self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None
-    ) -> Expr:
+    def _expression(self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None) -> Expr:
         pos = self._pos(twin, path, statement)
         if isinstance(node, cst.Name):
             if node.value in _CONSTANT_NAMES:
@@ -804,12 +829,20 @@ class _Indexer:
             for index, entry in enumerate(node.elements):
                 if isinstance(entry, cst.DictElement):
                     keys.append(
-                        self._expr(entry.key, (*path, "elements", index, "key"), statement,
-                                   _get(ast_dict.keys if ast_dict else None, index))
+                        self._expr(
+                            entry.key,
+                            (*path, "elements", index, "key"),
+                            statement,
+                            _get(ast_dict.keys if ast_dict else None, index),
+                        )
                     )
                     values.append(
-                        self._expr(entry.value, (*path, "elements", index, "value"), statement,
-                                   _get(ast_dict.values if ast_dict else None, index))
+                        self._expr(
+                            entry.value,
+                            (*path, "elements", index, "value"),
+                            statement,
+                            _get(ast_dict.values if ast_dict else None, index),
+                        )
                     )
                 else:
                     has_star = True
@@ -843,9 +876,7 @@ class _Indexer:
             )
         return self._dynamic(node, pos)
 
-    def _call(
-        self, node: cst.Call, path: NodePath, statement: Pos, pos: Pos, twin: ast.Call | None
-    ) -> Call:
+    def _call(self, node: cst.Call, path: NodePath, statement: Pos, pos: Pos, twin: ast.Call | None) -> Call:
         func = self._expr(node.func, (*path, "func"), statement, twin.func if twin else None)
         args: list[Expr] = []
         kwargs: list[tuple[str, Expr]] = []

@@ -18,8 +18,21 @@ from .evaluate import describe
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym
 from .tools import ToolDraft, ToolReader, tool_decorator
 from .types import (
-    AgentInfo, Call, Config, Const, Container, Expr, Finding, ImportBinding, ModuleIndex, Pos, Ref, SkillInfo, Source,
-    ToolInfo, ValueBinding,
+    AgentInfo,
+    Call,
+    Config,
+    Const,
+    Container,
+    Expr,
+    Finding,
+    ImportBinding,
+    ModuleIndex,
+    Pos,
+    Ref,
+    SkillInfo,
+    Source,
+    ToolInfo,
+    ValueBinding,
 )
 
 __all__ = ["LinkResult", "link_project"]
@@ -40,9 +53,7 @@ class LinkResult:
     linker: Linker | None = None
 
 
-def link_project(
-    modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()
-) -> LinkResult:
+def link_project(modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()) -> LinkResult:
     """Find the agent in the entry module and everything it reaches.
 
     ``failed`` names the modules that exist but could not be indexed: names taken
@@ -91,10 +102,12 @@ class _Walk:
                     target = linker.absolute(name, item)
                     local = target is not None and linker.is_local(target)
                     linker.report(
-                        "skill/star-import", name, item.pos,
+                        "skill/star-import",
+                        name,
+                        item.pos,
                         f"'from {written} import *' hides which names this module takes from it"
-                        if local else
-                        f"'from {written} import *' cannot be resolved statically: "
+                        if local
+                        else f"'from {written} import *' cannot be resolved statically: "
                         "the names it binds are unknown to the compiler",
                         hint="import the names you use explicitly",
                     )
@@ -104,7 +117,9 @@ class _Walk:
                 target = linker.absolute(name, item)
                 if target is None:
                     linker.report(
-                        "skill/unresolved-import", name, item.pos,
+                        "skill/unresolved-import",
+                        name,
+                        item.pos,
                         f"relative import {written!r} goes above the import root",
                     )
                 elif not linker.is_module(target):
@@ -112,7 +127,9 @@ class _Walk:
                         continue  # one report per statement for a module that is missing
                     missing_reported.add((target, item.pos.line))
                     linker.report(
-                        "skill/unresolved-import", name, item.pos,
+                        "skill/unresolved-import",
+                        name,
+                        item.pos,
                         f"no module {target!r} in the project",
                         hint=f"the import root is {linker.config.src.relative_to(linker.config.root).as_posix()}/",
                     )
@@ -120,7 +137,9 @@ class _Walk:
                     continue  # the module does not parse: its syntax error is the report
                 elif item.name is not None and linker.resolve_import(name, item) is None:
                     linker.report(
-                        "skill/unresolved-import", name, item.pos,
+                        "skill/unresolved-import",
+                        name,
+                        item.pos,
                         f"module {target!r} has no {item.name!r}",
                     )
 
@@ -142,7 +161,11 @@ class _Walk:
         ]
         for cycle in find_import_cycles(self.linker, starts):
             self.linker.report(
-                "skill/import-cycle", cycle.module, cycle.pos, cycle.message, hint=cycle.hint,
+                "skill/import-cycle",
+                cycle.module,
+                cycle.pos,
+                cycle.message,
+                hint=cycle.hint,
                 related=tuple((self.linker.path_of(module), pos, note) for module, pos, note in cycle.related),
             )
 
@@ -169,14 +192,16 @@ class _Walk:
             if isinstance(value, Call) and self.linker.is_sdk(self.entry, value.func, "Agent"):
                 return self.agent(binding, value)
         self.linker.report(
-            "skill/no-agent", self.entry, Pos(1, 0),
+            "skill/no-agent",
+            self.entry,
+            Pos(1, 0),
             f"{relative_entry} defines no Agent",
             hint="add `agent = Agent(name=..., persona=..., skills=[...])` at module level",
         )
         return None
 
     def arguments(self, call: Call, names: Sequence[str]) -> dict[str, Expr]:
-        found = dict(zip(names, call.args))
+        found = dict(zip(names, call.args, strict=False))  # fewer positional arguments than names is fine
         found.update(call.kwargs)
         return found
 
@@ -185,7 +210,9 @@ class _Walk:
         name = self.reader.text(self.entry, arguments.get("name"), "the agent's name")
         if name is not None and not is_valid_name(name):
             self.linker.report(
-                "skill/invalid-skill-name", self.entry, arguments["name"].pos,
+                "skill/invalid-skill-name",
+                self.entry,
+                arguments["name"].pos,
                 f"invalid agent name {name!r}: use letters, digits, '_' and '-' only",
             )
         persona = self.reader.text(self.entry, arguments.get("persona"), "the agent's persona") or ""
@@ -214,7 +241,9 @@ class _Walk:
                 return
         if not isinstance(expr, Container) or expr.kind not in ("list", "tuple") or expr.has_star:
             self.linker.report(
-                "skill/dynamic-value", module, expr.pos,
+                "skill/dynamic-value",
+                module,
+                expr.pos,
                 f"{what}= must be a literal list, or a module-level constant bound to one",
                 hint="list the entries where the compiler can read them",
             )
@@ -229,7 +258,9 @@ class _Walk:
         if found is None:
             if not self.already_reported(module, entry):
                 self.linker.report(
-                    "skill/unresolved-reference", module, entry.pos,
+                    "skill/unresolved-reference",
+                    module,
+                    entry.pos,
                     f"{_describe(entry)} is not a Skill",
                     hint="list Skill(...) objects, or names bound to them, in skills=[...]",
                 )
@@ -273,13 +304,18 @@ class _Walk:
             return None, False
         if not is_valid_name(name):
             linker.report(
-                "skill/invalid-skill-name", module, arguments["name"].pos,
+                "skill/invalid-skill-name",
+                module,
+                arguments["name"].pos,
                 f"invalid skill name {name!r}: use letters, digits, '_' and '-' only",
             )
         reserved = reserved_name_error("skill", name) if is_valid_name(name) else None
         if reserved is not None:
             linker.report(
-                "skill/reserved-skill-name", module, arguments["name"].pos, reserved,
+                "skill/reserved-skill-name",
+                module,
+                arguments["name"].pos,
+                reserved,
                 hint="choose another name; Windows reserves CON, PRN, AUX, NUL, COM1-9 and LPT1-9",
             )
             return name, False
@@ -287,8 +323,11 @@ class _Walk:
         if first is not None:
             first_name, first_path, first_pos = first
             linker.report(
-                "skill/duplicate-skill-name", module, arguments["name"].pos,
-                f"skill name {name!r} is used twice" if first_name == name
+                "skill/duplicate-skill-name",
+                module,
+                arguments["name"].pos,
+                f"skill name {name!r} is used twice"
+                if first_name == name
                 else case_collision_error("skill", first_name, name),
                 related=((first_path, first_pos, "first used here"),),
             )
@@ -321,8 +360,11 @@ class _Walk:
         if previous is not None:
             first_name, first_path, first_pos = previous
             self.linker.report(
-                "skill/duplicate-tool-name", draft.module, name_pos,
-                f"tool name {info.name!r} is used twice" if first_name == info.name
+                "skill/duplicate-tool-name",
+                draft.module,
+                name_pos,
+                f"tool name {info.name!r} is used twice"
+                if first_name == info.name
                 else case_collision_error("tool", first_name, info.name),
                 hint="tool names must be unique within an agent, ignoring case",
                 related=((first_path, first_pos, "first used here"),),
@@ -342,7 +384,9 @@ class _Walk:
             if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
                 if entry.args or entry.kwargs or entry.has_star:
                     linker.report(
-                        "skill/constructor-args-dropped", module, entry.pos,
+                        "skill/constructor-args-dropped",
+                        module,
+                        entry.pos,
                         f"{symbol.info.name}(...) is registered with arguments, but the compiled "
                         f"tool is created as {symbol.info.name}() and never receives them",
                         hint="set the values as class attributes, or read them from ctx.env",
@@ -350,7 +394,9 @@ class _Walk:
                 return _class_draft(symbol)
             if isinstance(symbol, ClassSym):
                 linker.report(
-                    "skill/unresolved-reference", module, entry.pos,
+                    "skill/unresolved-reference",
+                    module,
+                    entry.pos,
                     f"{symbol.info.name} does not derive from skillc.Tool, so {symbol.info.name}() is not a tool",
                     hint="derive the class from Tool (directly or through a project base class)",
                 )
@@ -365,7 +411,9 @@ class _Walk:
                     self.registered.add((draft.module, draft.qualname))
             what = f" around the tool {_describe(inner[0])}" if inner else ""
             linker.report(
-                "skill/wrapped-tool-ref", module, entry.pos,
+                "skill/wrapped-tool-ref",
+                module,
+                entry.pos,
                 f"{_describe(entry)} wraps the entry in a call{what}; the compiler cannot see "
                 "what it returns, so it would register nothing",
                 hint="list the tool itself in tools=[...]; apply wrappers inside the tool",
@@ -378,7 +426,9 @@ class _Walk:
         if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
             self.registered.add((symbol.module, symbol.info.name))
             linker.report(
-                "skill/unresolved-reference", module, entry.pos,
+                "skill/unresolved-reference",
+                module,
+                entry.pos,
                 f"{symbol.info.name} is a Tool class; register an instance: {symbol.info.name}()",
             )
             return None
@@ -389,9 +439,7 @@ class _Walk:
             hint = "decorate it with @tool"
         else:
             hint = "list tool instances, @tool functions or Tool(...) objects in tools=[...]"
-        linker.report(
-            "skill/unresolved-reference", module, entry.pos, f"{_describe(entry)} is not a tool", hint=hint
-        )
+        linker.report("skill/unresolved-reference", module, entry.pos, f"{_describe(entry)} is not a tool", hint=hint)
         return None
 
     def already_reported(self, module: str, expr: Expr) -> bool:
@@ -481,7 +529,9 @@ class _Walk:
 
     def unreachable(self, module: str, name: str, pos: Pos) -> None:
         self.linker.report(
-            "skill/unreachable-tool", module, pos,
+            "skill/unreachable-tool",
+            module,
+            pos,
             f"tool {name} is defined but the agent never reaches it",
             hint="add it to a skill's tools=[...], or delete it",
         )

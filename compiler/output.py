@@ -152,7 +152,9 @@ def _written_by_skillc(out: Path, recorded: Fingerprint) -> bool:
 
 
 @contextlib.contextmanager
-def output_lock(out: Path, on_wait: Callable[[str], None] | None = None, timeout: float | None = None) -> Iterator[None]:
+def output_lock(
+    out: Path, on_wait: Callable[[str], None] | None = None, timeout: float | None = None
+) -> Iterator[None]:
     """Hold the lock of ``out``'s folder: one compile at a time writes beside it.
 
     Waits for another holder, telling ``on_wait`` once; after ``timeout`` seconds it

@@ -33,9 +33,31 @@ __all__ = [
 SDK_NAMES = frozenset({"Tool", "tool", "Skill", "Agent", "ToolContext", "ToolFlag", "FunctionTool"})
 BUILTINS = frozenset(
     {
-        "str", "int", "float", "bool", "bytes", "list", "dict", "set", "frozenset", "tuple",
-        "object", "type", "complex", "print", "len", "range", "Exception", "ValueError",
-        "property", "staticmethod", "classmethod", "super", "None", "isinstance", "getattr",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "object",
+        "type",
+        "complex",
+        "print",
+        "len",
+        "range",
+        "Exception",
+        "ValueError",
+        "property",
+        "staticmethod",
+        "classmethod",
+        "super",
+        "None",
+        "isinstance",
+        "getattr",
     }
 )
 _MAX_DEPTH = 64
@@ -119,9 +141,7 @@ class Linker:
     once per module and class, and each problem resolving finds is reported once.
     """
 
-    def __init__(
-        self, modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()
-    ) -> None:
+    def __init__(self, modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()) -> None:
         self.modules = modules
         self.config = config
         #: Modules that exist but could not be indexed (their diagnostics say why).
@@ -152,7 +172,12 @@ class Linker:
             self._quiet -= 1
 
     def report(
-        self, code: str, module: str, pos: Pos, message: str, hint: str | None = None,
+        self,
+        code: str,
+        module: str,
+        pos: Pos,
+        message: str,
+        hint: str | None = None,
         related: tuple[tuple[str, Pos, str], ...] = (),
     ) -> None:
         """Add a finding at ``pos`` of ``module``, unless the same one is already there."""

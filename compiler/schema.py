@@ -78,7 +78,8 @@ def model_schema(linker: Linker, module: str, qualname: str) -> SchemaResult:
         return SchemaResult(None, tuple(builder.findings))
     if not isinstance(symbol, ClassSym) or not is_model(linker, symbol):
         builder.report(
-            module, pos,
+            module,
+            pos,
             f"{module}.{qualname} is not a pydantic model defined in the project"
             + ("" if module in linker.modules else " (it comes from outside the project)"),
         )
@@ -111,7 +112,9 @@ def function_schema(linker: Linker, module: str, function: FunctionInfo) -> Sche
         if param.name.startswith("_"):
             builder.report(module, param.pos, f"parameter {param.name!r} starts with an underscore")
             continue
-        sources.append(FieldSource(param.name, module, param.annotation, param.default, param.pos, docs.get(param.name)))
+        sources.append(
+            FieldSource(param.name, module, param.annotation, param.default, param.pos, docs.get(param.name))
+        )
     name = function_input_model_name(function.name)
     try:
         ref, pending = builder.define(module, name, f"function:{module}:{function.name}", (module, function.pos))

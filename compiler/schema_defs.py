@@ -111,11 +111,14 @@ def check_references(
     problems: list[tuple[str, Pos, str]] = []
     for item in annotated:
         if item.ref in graph.cyclic:
-            problems.append((
-                item.module, item.pos,
-                "Field(...) metadata on a recursive model inside a type: pydantic writes it into "
-                "the model's own schema",
-            ))
+            problems.append(
+                (
+                    item.module,
+                    item.pos,
+                    "Field(...) metadata on a recursive model inside a type: pydantic writes it into "
+                    "the model's own schema",
+                )
+            )
     for sibling in siblings:
         schema, ref = sibling.schema, sibling.ref
         target = graph.schemas.get(ref, {})
@@ -124,11 +127,14 @@ def check_references(
             continue
         built_in = graph.built_in(json_ref(sibling.owner), json_ref(top))
         if ref in graph.shared and built_in not in ("", ref):
-            problems.append((
-                sibling.module, sibling.pos,
-                f"field {sibling.name!r} repeats {same[0]!r} of a model that is used more than once or "
-                "recursively; whether pydantic keeps it depends on the order it builds definitions",
-            ))
+            problems.append(
+                (
+                    sibling.module,
+                    sibling.pos,
+                    f"field {sibling.name!r} repeats {same[0]!r} of a model that is used more than once or "
+                    "recursively; whether pydantic keeps it depends on the order it builds definitions",
+                )
+            )
         elif ref not in graph.shared or built_in == "":
             for key in same:
                 del schema[key]
@@ -279,7 +285,7 @@ def _remapping(choices: dict[str, list[str]], definitions: dict[str, JsonDict]) 
             options = choices[name]
             chosen = next(option for option in options if len(schemas[option]) == 1)
             defs[name] = chosen
-            for option in options[options.index(chosen):]:
+            for option in options[options.index(chosen) :]:
                 refs[defsto_json[option]] = defsto_json[chosen]
         remapping = _Remapping(defs, refs)
         renamed = remapping.remap({"$defs": deepcopy(copied)})

@@ -16,8 +16,12 @@ from .types import Const, Expr, Pos, Ref
 __all__ = ["enum_json", "enum_member", "enum_members", "enum_of", "is_enum"]
 
 _ENUM_BASES = {
-    "enum.Enum": None, "enum.IntEnum": int, "enum.StrEnum": str,
-    "builtins.str": str, "builtins.int": int, "builtins.float": float,
+    "enum.Enum": None,
+    "enum.IntEnum": int,
+    "enum.StrEnum": str,
+    "builtins.str": str,
+    "builtins.int": int,
+    "builtins.float": float,
 }
 _ENUM_DECORATORS = frozenset({"enum.unique"})
 
@@ -25,8 +29,8 @@ _ENUM_DECORATORS = frozenset({"enum.unique"})
 def is_enum(linker: Linker, cls: ClassSym) -> bool:
     """Whether ``cls`` derives from ``enum.Enum`` (or another enum of the standard library)."""
     return any(
-        isinstance(item, ExternalSym) and item.qualname in ("enum.Enum", "enum.IntEnum", "enum.StrEnum",
-                                                             "enum.Flag", "enum.IntFlag")
+        isinstance(item, ExternalSym)
+        and item.qualname in ("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag")
         for item in linker.mro(cls)
     )
 
@@ -82,9 +86,7 @@ def enum_members(linker: Linker, cls: ClassSym) -> list[tuple[str, object]]:
     members: list[tuple[str, object]] = []
     for binding in cls.info.attributes:
         if binding.annotation is not None or binding.name.startswith("_"):
-            raise Unsupported(
-                cls.module, binding.pos, f"{cls.info.name}.{binding.name} is not a plain enum member"
-            )
+            raise Unsupported(cls.module, binding.pos, f"{cls.info.name}.{binding.name} is not a plain enum member")
         value = _member_value(cls.module, binding.value, mixin, binding.pos)
         members.append((binding.name, next((seen for _, seen in members if seen == value), value)))
     if not members:

@@ -54,15 +54,27 @@ _NULL: JsonDict = {"type": "null"}
 
 # Constraint -> JSON keyword, per kind, in the order pydantic writes them
 # (GenerateJsonSchema.ValidationsMapping).
-_NUMERIC = (("multiple_of", "multipleOf"), ("le", "maximum"), ("ge", "minimum"),
-            ("lt", "exclusiveMaximum"), ("gt", "exclusiveMinimum"))
+_NUMERIC = (
+    ("multiple_of", "multipleOf"),
+    ("le", "maximum"),
+    ("ge", "minimum"),
+    ("lt", "exclusiveMaximum"),
+    ("gt", "exclusiveMinimum"),
+)
 _STRING = (("min_length", "minLength"), ("max_length", "maxLength"), ("pattern", "pattern"))
 _BYTES = (("min_length", "minLength"), ("max_length", "maxLength"))
 _ARRAY = (("min_length", "minItems"), ("max_length", "maxItems"))
 _OBJECT = (("min_length", "minProperties"), ("max_length", "maxProperties"))
 VALIDATIONS = {
-    "int": _NUMERIC, "float": _NUMERIC, "decimal": _NUMERIC, "str": _STRING, "bytes": _BYTES,
-    "list": _ARRAY, "set": _ARRAY, "tuple": _ARRAY, "dict": _OBJECT,
+    "int": _NUMERIC,
+    "float": _NUMERIC,
+    "decimal": _NUMERIC,
+    "str": _STRING,
+    "bytes": _BYTES,
+    "list": _ARRAY,
+    "set": _ARRAY,
+    "tuple": _ARRAY,
+    "dict": _OBJECT,
 }
 
 
@@ -149,8 +161,11 @@ def _kind_json(node: Node) -> JsonDict:
         return {"anyOf": [number, {"type": "string"}]}
     if kind in ("list", "set"):
         items = node_json(node.args[0])
-        return {"type": "array", "items": items} if kind == "list" else {
-            "type": "array", "uniqueItems": True, "items": items}
+        return (
+            {"type": "array", "items": items}
+            if kind == "list"
+            else {"type": "array", "uniqueItems": True, "items": items}
+        )
     if kind == "tuple":
         return _tuple_json(node)
     if kind == "dict":
@@ -200,8 +215,12 @@ def _union_of(schemas: list[JsonDict]) -> JsonDict:
 def json_type_of(values: list[object]) -> str | None:
     types = {type(value) for value in values}
     return {
-        frozenset({str}): "string", frozenset({int}): "integer", frozenset({float}): "number",
-        frozenset({bool}): "boolean", frozenset({list}): "array", frozenset({type(None)}): "null",
+        frozenset({str}): "string",
+        frozenset({int}): "integer",
+        frozenset({float}): "number",
+        frozenset({bool}): "boolean",
+        frozenset({list}): "array",
+        frozenset({type(None)}): "null",
     }.get(frozenset(types))
 
 

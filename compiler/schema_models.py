@@ -43,24 +43,49 @@ HINT = (
 _MAX_DEPTH = 64
 _CONFIG_DICT = frozenset({"pydantic.ConfigDict", "pydantic.config.ConfigDict", "builtins.dict"})
 # model_config keys that do not change the validation schema (checked against pydantic).
-_CONFIG_HARMLESS = frozenset({
-    "frozen", "str_strip_whitespace", "str_to_lower", "str_to_upper", "validate_assignment",
-    "validate_default", "use_enum_values", "populate_by_name", "validate_by_name", "strict",
-    "arbitrary_types_allowed", "from_attributes", "revalidate_instances", "protected_namespaces",
-})
+_CONFIG_HARMLESS = frozenset(
+    {
+        "frozen",
+        "str_strip_whitespace",
+        "str_to_lower",
+        "str_to_upper",
+        "validate_assignment",
+        "validate_default",
+        "use_enum_values",
+        "populate_by_name",
+        "validate_by_name",
+        "strict",
+        "arbitrary_types_allowed",
+        "from_attributes",
+        "revalidate_instances",
+        "protected_namespaces",
+    }
+)
 _CONFIG_KEYS = _CONFIG_HARMLESS | {"extra", "title", "json_schema_extra"}
 # Method decorators that leave the validation schema alone.
-_SCHEMA_NEUTRAL_DECORATORS = frozenset({
-    "pydantic.model_validator", "pydantic.functional_validators.model_validator",
-    "pydantic.field_serializer", "pydantic.functional_serializers.field_serializer",
-    "pydantic.model_serializer", "pydantic.functional_serializers.model_serializer",
-    "pydantic.computed_field", "pydantic.fields.computed_field",
-})
+_SCHEMA_NEUTRAL_DECORATORS = frozenset(
+    {
+        "pydantic.model_validator",
+        "pydantic.functional_validators.model_validator",
+        "pydantic.field_serializer",
+        "pydantic.functional_serializers.field_serializer",
+        "pydantic.model_serializer",
+        "pydantic.functional_serializers.model_serializer",
+        "pydantic.computed_field",
+        "pydantic.fields.computed_field",
+    }
+)
 _FIELD_VALIDATOR = frozenset({"pydantic.field_validator", "pydantic.functional_validators.field_validator"})
-_SCHEMA_HOOKS = frozenset({
-    "__get_pydantic_json_schema__", "__get_pydantic_core_schema__", "model_json_schema",
-    "__pydantic_init_subclass__", "__init_subclass__", "__class_getitem__",
-})
+_SCHEMA_HOOKS = frozenset(
+    {
+        "__get_pydantic_json_schema__",
+        "__get_pydantic_core_schema__",
+        "model_json_schema",
+        "__pydantic_init_subclass__",
+        "__init_subclass__",
+        "__class_getitem__",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -140,7 +165,8 @@ class SchemaBuilder(TypeReader):
         owner = self._owners.get(dotted)
         if owner is not None and owner != identity:
             raise Unsupported(
-                where[0], where[1],
+                where[0],
+                where[1],
                 f"two different models are named {dotted} in one schema; pydantic's $defs names "
                 "for them depend on the order it meets them",
             )
@@ -197,7 +223,8 @@ class SchemaBuilder(TypeReader):
         docstring = cls.info.docstring
         if docstring == "":
             self.report(
-                cls.module, cls.info.pos,
+                cls.module,
+                cls.info.pos,
                 f"model {cls.info.name} has a blank docstring; pydantic's description then "
                 "depends on whitespace the compiler does not keep",
             )
@@ -225,7 +252,8 @@ class SchemaBuilder(TypeReader):
             self.report(module, base.pos, f"base class {describe(base)} of model {info.name} is not a project model")
         for name, pos in info.nested:
             self.report(
-                module, pos,
+                module,
+                pos,
                 f"class {name} inside model {info.name}"
                 + (" (pydantic v1's configuration; use model_config = ConfigDict(...))" if name == "Config" else ""),
             )
@@ -305,9 +333,7 @@ class SchemaBuilder(TypeReader):
                     raise Unsupported(module, value.pos, "model_config keys must be literal strings")
                 items[key.value] = self.config_value(module, key.value, value)
             return items
-        raise Unsupported(
-            module, expr.pos, f"model_config = {describe(expr)} is not a literal ConfigDict(...) or dict"
-        )
+        raise Unsupported(module, expr.pos, f"model_config = {describe(expr)} is not a literal ConfigDict(...) or dict")
 
     def config_value(self, module: str, name: str, expr: Expr) -> object:
         if name not in _CONFIG_KEYS:
@@ -363,7 +389,8 @@ class SchemaBuilder(TypeReader):
                 if binding.name.startswith("_") and not binding.name.startswith("__"):
                     continue  # a private attribute
                 self.report(
-                    cls.module, binding.pos,
+                    cls.module,
+                    binding.pos,
                     f"{cls.info.name}.{binding.name} is assigned without a type annotation",
                 )
 
@@ -412,8 +439,11 @@ class SchemaBuilder(TypeReader):
             assert isinstance(source.value, Call)
             assigned = self.field_call(module, source.value)
         attributes, constraints = merge_fields(calls, assigned)
-        defaults = [call for call in (*calls, assigned) if call is not None and
-                    ({"default", "default_factory"} & set(call.attributes))]
+        defaults = [
+            call
+            for call in (*calls, assigned)
+            if call is not None and ({"default", "default_factory"} & set(call.attributes))
+        ]
         if source.value is not None and assigned is None:
             if defaults:
                 raise Unsupported(module, source.value.pos, f"field {source.name!r} has two defaults")

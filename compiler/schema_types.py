@@ -88,10 +88,19 @@ _SILENT = {
 _CONSTRAINTS = frozenset(name for pairs in VALIDATIONS.values() for name, _ in pairs) | frozenset(_SILENT)
 # Field() arguments that only change validation or serialization, never the schema.
 _FIELD_IGNORED = frozenset({"exclude", "repr", "frozen", "validate_default", "serialization_alias", "alias_priority"})
-_FIELD_ATTRIBUTES = frozenset({
-    "default", "default_factory", "alias", "validation_alias", "title", "description",
-    "examples", "json_schema_extra", "deprecated",
-})
+_FIELD_ATTRIBUTES = frozenset(
+    {
+        "default",
+        "default_factory",
+        "alias",
+        "validation_alias",
+        "title",
+        "description",
+        "examples",
+        "json_schema_extra",
+        "deprecated",
+    }
+)
 # Regular expression syntax that pydantic's Rust regex engine refuses at model creation.
 _RUST_REGEX_GAPS = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\\[1-9]|[*+?}][+]")
 
@@ -154,7 +163,8 @@ class TypeReader:
             if kind is not None:
                 return Node(kind)
             raise Unsupported(
-                module, expr.pos,
+                module,
+                expr.pos,
                 f"type {expr.dotted} ({symbol.qualname}, from outside the project) is not in the static schema subset",
             )
         if isinstance(symbol, ClassSym):
@@ -466,13 +476,18 @@ def _moved(expr: Expr, pos: Pos) -> Expr:
     """``expr`` with every position replaced by ``pos``."""
     if isinstance(expr, Call):
         return dataclasses.replace(
-            expr, func=_moved(expr.func, pos), args=tuple(_moved(item, pos) for item in expr.args),
-            kwargs=tuple((name, _moved(item, pos)) for name, item in expr.kwargs), pos=pos,
+            expr,
+            func=_moved(expr.func, pos),
+            args=tuple(_moved(item, pos) for item in expr.args),
+            kwargs=tuple((name, _moved(item, pos)) for name, item in expr.kwargs),
+            pos=pos,
         )
     if isinstance(expr, Container):
         return dataclasses.replace(
-            expr, items=tuple(_moved(item, pos) for item in expr.items),
-            keys=tuple(_moved(key, pos) if key is not None else None for key in expr.keys), pos=pos,
+            expr,
+            items=tuple(_moved(item, pos) for item in expr.items),
+            keys=tuple(_moved(key, pos) if key is not None else None for key in expr.keys),
+            pos=pos,
         )
     if isinstance(expr, Subscript):
         return dataclasses.replace(

@@ -90,7 +90,11 @@ class IndexStats:
 
 
 def _diagnostic(
-    code: str, path: str, message: str, line: int = 1, col: int = 0,
+    code: str,
+    path: str,
+    message: str,
+    line: int = 1,
+    col: int = 0,
     severity: Severity = Severity.ERROR,
 ) -> Diagnostic:
     return Diagnostic(code, severity, message, path, line, col)
@@ -111,7 +115,8 @@ def _link_problem(link: Path, shown: str, root: Path, allowed: tuple[Path, ...])
         target = link.resolve(strict=True)
     except (OSError, RuntimeError):  # missing, or a loop of links (RuntimeError before 3.13)
         return _diagnostic(
-            "skill/dangling-symlink", shown,
+            "skill/dangling-symlink",
+            shown,
             f"{shown} is a symbolic link to {written}, which does not exist; not followed",
             severity=Severity.WARNING,
         )
@@ -119,9 +124,12 @@ def _link_problem(link: Path, shown: str, root: Path, allowed: tuple[Path, ...])
         return None
     folder = Path(os.path.relpath(target if target.is_dir() else target.parent, root)).as_posix()
     return Diagnostic(
-        "skill/symlink-outside-project", Severity.WARNING,
+        "skill/symlink-outside-project",
+        Severity.WARNING,
         f"{shown} is a symbolic link to {written}, outside the project; not followed, so nothing in it is compiled",
-        shown, 1, 0,
+        shown,
+        1,
+        0,
         hint=f'to compile what it points to, allow its folder in pyproject.toml: [tool.skill] allow_outside = ["{folder}"]',
     )
 
@@ -144,7 +152,9 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError as error:
-            problems.append(_diagnostic("skill/unreadable-file", relative(folder), f"cannot read folder: {error.strerror}"))
+            problems.append(
+                _diagnostic("skill/unreadable-file", relative(folder), f"cannot read folder: {error.strerror}")
+            )
             return
         for entry in entries:
             path = Path(entry.path)
@@ -183,8 +193,9 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
 
     if not config.src.is_dir():
         problems.append(
-            _diagnostic("skill/no-agent", relative(config.pyproject),
-                        f"the import root {relative(config.src)} is not a folder")
+            _diagnostic(
+                "skill/no-agent", relative(config.pyproject), f"the import root {relative(config.src)} is not a folder"
+            )
         )
         return found, problems
     walk(config.src, (), frozenset({config.src.resolve()}))
@@ -208,9 +219,11 @@ def _decode(source: bytes, path: str) -> Diagnostic | None:
         line = source[: error.start].count(b"\n") + 1
         column = error.start - (source.rfind(b"\n", 0, error.start) + 1)
         return _diagnostic(
-            "skill/encoding-error", path,
+            "skill/encoding-error",
+            path,
             f"the file is not valid {error.encoding}: byte 0x{source[error.start]:02x} cannot be decoded",
-            line, column,
+            line,
+            column,
         )
     except LookupError:
         cookie_problem = f"unknown encoding {encoding!r}"
@@ -248,7 +261,8 @@ def _index_one(path: str, module: str, is_package: bool, source: bytes) -> Index
         where = traceback.extract_tb(error.__traceback__)[-1]
         return (
             _diagnostic(
-                "skill/internal-error", path,
+                "skill/internal-error",
+                path,
                 f"skillc could not index this file ({type(error).__name__}: {error} at "
                 f"{Path(where.filename).name}:{where.lineno}); please report it",
             ),
@@ -316,8 +330,10 @@ def _start(shares: list[list[_Job]]) -> tuple[ProcessPoolExecutor, list[Future[l
 
     try:
         pool = ProcessPoolExecutor(
-            max_workers=len(shares), mp_context=_pool_context(),
-            initializer=_die_with_parent, initargs=(os.getpid(),),
+            max_workers=len(shares),
+            mp_context=_pool_context(),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
         )
     except OSError:
         return None
@@ -417,10 +433,13 @@ class Snapshot:
 
 def _too_large(path: str, size: int, limit: int) -> Diagnostic:
     return Diagnostic(
-        "skill/file-too-large", Severity.ERROR,
+        "skill/file-too-large",
+        Severity.ERROR,
         f"the file is {size:,} bytes, more than the {limit:,} bytes skillc reads "
         "([tool.skill] max_file_bytes); it was not read",
-        path, 1, 0,
+        path,
+        1,
+        0,
         hint=f"move generated data out of Python source, or raise the limit in pyproject.toml: "
         f"[tool.skill] max_file_bytes = {size}",
     )
@@ -552,6 +571,21 @@ def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True)
 
 
 _INDEX_TYPES = (
-    BinOp, Call, ClassInfo, Const, Container, Diagnostic, Dynamic, FunctionInfo,
-    ImportBinding, Indexed, ModuleIndex, Param, Pos, Ref, Severity, Subscript, ValueBinding,
+    BinOp,
+    Call,
+    ClassInfo,
+    Const,
+    Container,
+    Diagnostic,
+    Dynamic,
+    FunctionInfo,
+    ImportBinding,
+    Indexed,
+    ModuleIndex,
+    Param,
+    Pos,
+    Ref,
+    Severity,
+    Subscript,
+    ValueBinding,
 )

@@ -24,15 +24,20 @@ __all__ = ["ToolDraft", "ToolReader", "tool_decorator"]
 
 #: How each literal setting is checked: whether a value is valid, what is expected, the default.
 _RULES: dict[str, tuple[Callable[[Any], bool], str, object]] = {
-    "timeout": (lambda v: not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) and v > 0,
-                "a positive number of seconds", float(DEFAULT_TIMEOUT)),
-    "retries": (lambda v: not isinstance(v, bool) and isinstance(v, int) and v >= 0,
-                "a whole number >= 0", DEFAULT_RETRIES),
+    "timeout": (
+        lambda v: not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) and v > 0,
+        "a positive number of seconds",
+        float(DEFAULT_TIMEOUT),
+    ),
+    "retries": (
+        lambda v: not isinstance(v, bool) and isinstance(v, int) and v >= 0,
+        "a whole number >= 0",
+        DEFAULT_RETRIES,
+    ),
     "strict": (lambda v: isinstance(v, bool), "True or False", False),
     "needs_approval": (lambda v: isinstance(v, bool), "True or False", False),
     "required": (lambda v: isinstance(v, bool), "True or False", False),
-    "metadata": (lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
-                 "a dict with string keys", {}),
+    "metadata": (lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v), "a dict with string keys", {}),
 }
 _VOICE_FLAGS = ("NONE", "IGNORE_ON_ENTER", "DISALLOW_INTERRUPTION")
 
@@ -87,7 +92,9 @@ class ToolReader:
             value = self.values.value(module, expr)
         except Unsupported as error:
             self.linker.report(
-                code_if_bad, module, error.pos,
+                code_if_bad,
+                module,
+                error.pos,
                 f"{what} must be a literal string or a module-level constant bound to one",
                 hint="the compiler reads it without running your code",
             )
@@ -126,7 +133,9 @@ class ToolReader:
         ok = True
         if draft.call is not None and (draft.call.args or draft.call.has_star):
             self.linker.report(
-                "skill/invalid-setting", draft.module, draft.call.pos,
+                "skill/invalid-setting",
+                draft.module,
+                draft.call.pos,
                 "Tool(...) takes keyword arguments only: name=, description=, execute=, ...",
             )
             ok = False
@@ -139,7 +148,9 @@ class ToolReader:
             ok = False  # not a literal: the dynamic-value error says so
         elif not description:
             self.linker.report(
-                "skill/missing-description", draft.module, draft.pos,
+                "skill/missing-description",
+                draft.module,
+                draft.pos,
                 f"tool {name!r} has no description, so the model cannot tell when to use it",
                 hint="describe what the tool does and when to call it",
             )
@@ -148,7 +159,9 @@ class ToolReader:
         output_model = self._model(draft, "output_schema")
         if draft.function is None and input_model is None and self.setting(draft, "input_schema") is None:
             self.linker.report(
-                "skill/missing-input-schema", draft.module, draft.pos,
+                "skill/missing-input-schema",
+                draft.module,
+                draft.pos,
                 "Tool should have an input_schema for type safety",
                 hint="set input_schema to a pydantic model; the model's arguments are validated against it",
             )
@@ -177,7 +190,10 @@ class ToolReader:
             name, module, pos = draft.function.name, draft.module, draft.pos
         elif found is None:
             self.linker.report(
-                "skill/missing-name", draft.module, draft.pos, "Tool must have a name",
+                "skill/missing-name",
+                draft.module,
+                draft.pos,
+                "Tool must have a name",
                 hint='set name = "..." (letters, digits, "_" and "-")',
             )
             return None
@@ -188,22 +204,28 @@ class ToolReader:
             name, module, pos = text, found[0], found[1].pos
             if not is_valid_name(name):
                 self.linker.report(
-                    "skill/invalid-tool-name", module, pos,
-                    f"invalid tool name {name!r}: use letters, digits, '_' and '-' only "
-                    "(at most 64 characters)",
+                    "skill/invalid-tool-name",
+                    module,
+                    pos,
+                    f"invalid tool name {name!r}: use letters, digits, '_' and '-' only (at most 64 characters)",
                     hint="the name becomes a folder of dist/ and the function name the model sees",
                 )
                 ok = False
         reserved = reserved_name_error("tool", name) if is_valid_name(name) else None
         if reserved is not None:
             self.linker.report(
-                "skill/reserved-tool-name", module, pos, reserved,
+                "skill/reserved-tool-name",
+                module,
+                pos,
+                reserved,
                 hint="choose another name; Windows reserves CON, PRN, AUX, NUL, COM1-9 and LPT1-9",
             )
             ok = False
         if ok and not is_conventional_name(name):
             self.linker.report(
-                "skill/tool-name-style", module, pos,
+                "skill/tool-name-style",
+                module,
+                pos,
                 f"tool name {name!r} is not lower_snake_case",
                 hint="by convention tool names match ^[a-z][a-z0-9_-]*$",
             )
@@ -227,7 +249,10 @@ class ToolReader:
             execute = linker.class_method(draft.cls, "execute")
             if execute is None:
                 linker.report(
-                    "skill/missing-execute", draft.module, draft.pos, "Tool must have an execute function",
+                    "skill/missing-execute",
+                    draft.module,
+                    draft.pos,
+                    "Tool must have an execute function",
                     hint="define `def execute(self, input, ctx)` (or `async def`)",
                 )
                 runs = False
@@ -242,7 +267,9 @@ class ToolReader:
                 ]
                 if required:
                     linker.report(
-                        "skill/init-requires-arguments", init[0].module, init[1].pos,
+                        "skill/init-requires-arguments",
+                        init[0].module,
+                        init[1].pos,
                         f"{draft.cls.info.name}.__init__ requires {', '.join(map(repr, required))}, but the "
                         f"compiled tool is created as {draft.cls.info.name}() with no arguments",
                         hint="give the parameters defaults, or read the values from ctx.env in execute",
@@ -253,7 +280,10 @@ class ToolReader:
             execute_expr = draft.call.keyword("execute")
             if execute_expr is None or (isinstance(execute_expr, Const) and execute_expr.value is None):
                 linker.report(
-                    "skill/missing-execute", draft.module, draft.call.pos, "Tool must have an execute function",
+                    "skill/missing-execute",
+                    draft.module,
+                    draft.call.pos,
+                    "Tool must have an execute function",
                     hint="pass execute=a_function(input, ctx)",
                 )
                 return False, False
@@ -264,7 +294,9 @@ class ToolReader:
         for param in draft.function.params:
             if param.kind in ("var_positional", "var_keyword", "positional_only"):
                 linker.report(
-                    "skill/invalid-setting", draft.module, param.pos,
+                    "skill/invalid-setting",
+                    draft.module,
+                    param.pos,
                     f"parameter {param.name!r} of a @tool function must be a plain or keyword-only parameter",
                 )
                 runs = False
@@ -283,7 +315,8 @@ class ToolReader:
             return ModelRef(head, tail)
         self.linker.report(
             "skill/invalid-setting" if symbol is not None else "skill/dynamic-value",
-            module, expr.pos,
+            module,
+            expr.pos,
             f"{setting} must name a pydantic model class",
             hint=f"set {setting} = SomeModel, a class deriving from pydantic.BaseModel",
         )
@@ -303,7 +336,9 @@ class ToolReader:
                 value = self.values.value(module, expr)
             except Unsupported:
                 self.linker.report(
-                    "skill/dynamic-value", module, expr.pos,
+                    "skill/dynamic-value",
+                    module,
+                    expr.pos,
                     f"{key} must be a literal or a module-level constant bound to one",
                     hint="the compiler reads settings without running your code",
                 )
@@ -350,7 +385,9 @@ class ToolReader:
 
         if not collect(expr):
             self.linker.report(
-                "skill/invalid-setting", module, expr.pos,
+                "skill/invalid-setting",
+                module,
+                expr.pos,
                 "voice must be ToolFlag members combined with |",
             )
             return None

@@ -33,14 +33,19 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
                 Finding(
                     "skill/bundle-not-self-contained",
                     f"tool {tool.info.name!r}: its bundle does not import on its own: {probe.error}",
-                    source.path, Pos(source.line, source.col),
+                    source.path,
+                    Pos(source.line, source.col),
                     "a module loaded dynamically (importlib.import_module, __import__) is not in the "
                     "bundle; import it with an import statement",
                 )
             )
             continue
         pairs = (
-            ("input", tool.input_schema if tool.info.input_model or tool.info.form == "function" else None, probe.input_schema),
+            (
+                "input",
+                tool.input_schema if tool.info.input_model or tool.info.form == "function" else None,
+                probe.input_schema,
+            ),
             ("output", tool.output_schema, probe.output_schema),
         )
         for which, static, imported in pairs:
@@ -49,18 +54,20 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
                     Finding(
                         "skill/schema-mismatch",
                         f"tool {tool.info.name!r}: the static {which} schema differs from pydantic's",
-                        source.path, Pos(source.line, source.col),
-                        "this is a bug in skillc's schema translation; set [tool.skill] schema = \"import\" meanwhile",
+                        source.path,
+                        Pos(source.line, source.col),
+                        'this is a bug in skillc\'s schema translation; set [tool.skill] schema = "import" meanwhile',
                     )
                 )
-    for skill, probe in zip(conditions, probes[len(artifacts.tools):], strict=True):
+    for skill, probe in zip(conditions, probes[len(artifacts.tools) :], strict=True):
         if not probe.ok:
             source = skill.info.source
             found.append(
                 Finding(
                     "skill/bundle-not-self-contained",
                     f"skill {skill.info.name!r}: its condition's bundle does not import on its own: {probe.error}",
-                    source.path, Pos(source.line, source.col),
+                    source.path,
+                    Pos(source.line, source.col),
                 )
             )
     return found

@@ -226,4 +226,3 @@ class AgentLoop:
         if self.events is not None:
             self.events.tool_finished(call, result)
         return result
-

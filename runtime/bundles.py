@@ -91,9 +91,7 @@ class _BundleLoader(importlib.abc.InspectLoader):
         source = self.sources.get(name)
         if source is None:
             return None
-        spec = importlib.machinery.ModuleSpec(
-            name, self, origin=source.origin, is_package=source.folder is not None
-        )
+        spec = importlib.machinery.ModuleSpec(name, self, origin=source.origin, is_package=source.folder is not None)
         if source.folder is not None:
             spec.submodule_search_locations = [source.folder]
         spec.has_location = source.origin != source.folder

@@ -291,7 +291,10 @@ class _Call:
             else:
                 error = outcome.error
                 logger.warning(
-                    "tool %r (call %s) %s", self.name, self.call_id, what,
+                    "tool %r (call %s) %s",
+                    self.name,
+                    self.call_id,
+                    what,
                     exc_info=(type(error), error, error.__traceback__) if error is not None else None,
                 )
         after = f" (after {tries} attempts)" if tries > 1 else ""

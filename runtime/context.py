@@ -52,9 +52,7 @@ class ToolContext:
 
     def __post_init__(self) -> None:
         if self.environment not in ENVIRONMENTS:
-            raise ToolDefinitionError(
-                f"environment must be one of {', '.join(ENVIRONMENTS)}, not {self.environment!r}"
-            )
+            raise ToolDefinitionError(f"environment must be one of {', '.join(ENVIRONMENTS)}, not {self.environment!r}")
         object.__setattr__(self, "env", _frozen(self.env))
         object.__setattr__(self, "user", _frozen(self.user))
         object.__setattr__(self, "session", _frozen(self.session))
@@ -75,9 +73,7 @@ class ToolContext:
         try:
             return _CURRENT.get()
         except LookupError:
-            raise LookupError(
-                "no ToolContext is active: run the code inside `with ctx.activate():`"
-            ) from None
+            raise LookupError("no ToolContext is active: run the code inside `with ctx.activate():`") from None
 
     @contextmanager
     def activate(self) -> Iterator[ToolContext]:

@@ -25,8 +25,17 @@ _KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _EXPORT: Final = re.compile(r"export[ \t]+")
 _BLANK: Final = re.compile(r"[ \t]*")
 _DOUBLE_ESCAPES: Final = {
-    "n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'",
-    "a": "\a", "b": "\b", "f": "\f", "v": "\v", "$": "$",
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    '"': '"',
+    "\\": "\\",
+    "'": "'",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "$": "$",
 }
 
 
@@ -152,8 +161,6 @@ def load_env(project_root: Path, environment: str) -> dict[str, str]:
     Missing files are empty; a malformed one is a ``ConfigError`` naming its line.
     """
     if environment not in ENVIRONMENTS:
-        raise UsageError(
-            f"environment must be one of {', '.join(ENVIRONMENTS)}, not {environment!r}"
-        )
+        raise UsageError(f"environment must be one of {', '.join(ENVIRONMENTS)}, not {environment!r}")
     root = Path(project_root)
     return {**_read(root / ".env"), **_read(root / f".env.{environment}")}

@@ -60,9 +60,7 @@ class _Calls:
 
     def calls(self) -> tuple[ToolCall, ...]:
         """The calls put together, in the order of their index."""
-        return tuple(
-            ToolCall(part.id, part.name, "".join(part.arguments)) for _, part in sorted(self._parts.items())
-        )
+        return tuple(ToolCall(part.id, part.name, "".join(part.arguments)) for _, part in sorted(self._parts.items()))
 
 
 class OpenAIChatModel:
@@ -183,7 +181,9 @@ class OpenAIChatModel:
             if isinstance(error, openai.RateLimitError):
                 return ModelError(f"the model endpoint at {where} is rate-limiting requests (HTTP 429: {said})")
             return ModelError(f"the model endpoint at {where} answered HTTP {status}: {said}")
-        return ModelError(f"the model endpoint at {where} sent an answer that cannot be read: {self._redact(str(error))}")
+        return ModelError(
+            f"the model endpoint at {where} sent an answer that cannot be read: {self._redact(str(error))}"
+        )
 
     def _server_message(self, error: Any) -> str:
         body = error.body

@@ -195,9 +195,7 @@ class Tool:
         for attribute in ("input_schema", "output_schema"):
             value = getattr(self, attribute)
             if value is not None and not _is_model_class(value):
-                raise ToolDefinitionError(
-                    f"{where}: {attribute} must be a pydantic model class, not {value!r}"
-                )
+                raise ToolDefinitionError(f"{where}: {attribute} must be a pydantic model class, not {value!r}")
         condition = getattr(self, "condition", None)
         if condition is not None and not callable(condition):
             raise ToolDefinitionError(f"{where}: condition must be a function")
@@ -214,9 +212,7 @@ class Tool:
         for flag in ("strict", "needs_approval", "required"):
             if not isinstance(getattr(self, flag), bool):
                 raise ToolDefinitionError(f"{where}: {flag} must be True or False")
-        if not isinstance(self.metadata, Mapping) or not all(
-            isinstance(key, str) for key in self.metadata
-        ):
+        if not isinstance(self.metadata, Mapping) or not all(isinstance(key, str) for key in self.metadata):
             raise ToolDefinitionError(f"{where}: metadata must be a mapping with string keys")
         if not isinstance(self.voice, ToolFlag):
             raise ToolDefinitionError(f"{where}: voice must be a ToolFlag")
@@ -226,10 +222,15 @@ def _is_context_annotation(annotation: object) -> bool:
     """Tell whether a parameter asks for the context (``ToolContext`` or ``ToolContext | None``)."""
     if annotation is ToolContext:
         return True
-    arguments = typing.get_args(annotation) if typing.get_origin(annotation) in (
-        typing.Union,
-        types.UnionType,
-    ) else ()
+    arguments = (
+        typing.get_args(annotation)
+        if typing.get_origin(annotation)
+        in (
+            typing.Union,
+            types.UnionType,
+        )
+        else ()
+    )
     return ToolContext in arguments and all(a in (ToolContext, type(None)) for a in arguments)
 
 
@@ -284,17 +285,13 @@ class FunctionTool(Tool):
         )
 
     @staticmethod
-    def _input_model(
-        function: Callable[..., Any], arg_docs: Mapping[str, str]
-    ) -> tuple[type[BaseModel], str | None]:
+    def _input_model(function: Callable[..., Any], arg_docs: Mapping[str, str]) -> tuple[type[BaseModel], str | None]:
         """Build the pydantic model of the function's parameters."""
         label = getattr(function, "__qualname__", repr(function))
         try:
             hints = typing.get_type_hints(function, include_extras=True)
         except Exception as error:  # any failure to evaluate a hint means the same thing
-            raise ToolDefinitionError(
-                f"@tool {label}: cannot resolve its type hints ({error})"
-            ) from error
+            raise ToolDefinitionError(f"@tool {label}: cannot resolve its type hints ({error})") from error
         fields: dict[str, Any] = {}
         context_parameter: str | None = None
         for parameter in inspect.signature(function).parameters.values():
@@ -312,9 +309,7 @@ class FunctionTool(Tool):
             default = ... if parameter.default is parameter.empty else parameter.default
             fields[parameter.name] = (annotation, default)
         model_name = function_input_model_name(getattr(function, "__name__", "tool"))
-        model = create_model(
-            model_name, __module__=getattr(function, "__module__", __name__), **fields
-        )
+        model = create_model(model_name, __module__=getattr(function, "__module__", __name__), **fields)
         return typing.cast(type[BaseModel], model), context_parameter
 
     def _execute(self, input: BaseModel, ctx: ToolContext) -> Any:
@@ -375,8 +370,7 @@ def _check_tools(skill: str, tools: Sequence[object]) -> tuple[Tool, ...]:
     for entry in tools:
         if isinstance(entry, type) and issubclass(entry, Tool):
             raise ToolDefinitionError(
-                f"skill {skill!r}: {entry.__name__} is a Tool class; "
-                f"register an instance: {entry.__name__}()"
+                f"skill {skill!r}: {entry.__name__} is a Tool class; register an instance: {entry.__name__}()"
             )
         if not isinstance(entry, Tool):
             hint = " (decorate the function with @tool)" if callable(entry) else ""
@@ -435,9 +429,7 @@ class Agent:
                 raise ToolDefinitionError(f"agent {self.name!r}: {skill!r} is not a Skill")
             first_skill = skill_names.get(folder_key(skill.name))
             if first_skill == skill.name:
-                raise ToolDefinitionError(
-                    f"agent {self.name!r}: duplicate skill name {skill.name!r}"
-                )
+                raise ToolDefinitionError(f"agent {self.name!r}: duplicate skill name {skill.name!r}")
             if first_skill is not None:
                 raise ToolDefinitionError(
                     f"agent {self.name!r}: {case_collision_error('skill', first_skill, skill.name)}"

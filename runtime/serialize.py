@@ -64,9 +64,7 @@ def to_json_text(value: object, *, limit: int = DEFAULT_MAX_OUTPUT_BYTES) -> str
         size = len(data)
         text = data.decode("utf-8")
     if size > limit:
-        raise SerializationFailure(
-            f"it is {human_size(size)} of text, more than the limit of {human_size(limit)}"
-        )
+        raise SerializationFailure(f"it is {human_size(size)} of text, more than the limit of {human_size(limit)}")
     return text
 
 

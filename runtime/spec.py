@@ -54,11 +54,7 @@ MANIFEST_FORMAT: Final = 1
 
 def is_valid_name(name: object) -> bool:
     """Tell whether ``name`` may name a tool or skill."""
-    return (
-        isinstance(name, str)
-        and len(name) <= MAX_NAME_LENGTH
-        and NAME_PATTERN.fullmatch(name) is not None
-    )
+    return isinstance(name, str) and len(name) <= MAX_NAME_LENGTH and NAME_PATTERN.fullmatch(name) is not None
 
 
 def windows_device_name(name: str) -> str | None:

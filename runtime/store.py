@@ -209,9 +209,7 @@ class DistStore:
         condition = skill.condition
         assert condition is not None
         what = f"skill {skill.name!r}"
-        value = self._import(
-            condition.bundle, condition.sha256, condition.entry.module, condition.entry.qualname, what
-        )
+        value = self._import(condition.bundle, condition.sha256, condition.entry.module, condition.entry.qualname, what)
         if not callable(value):
             raise LoadError(f"the condition bundle of {what} holds {type(value).__name__}, not a function")
         return value

@@ -124,8 +124,7 @@ class WorkerPool:
             if not self._closed:
                 self._spawn()
         logger.warning(
-            "a worker thread is still running code past its deadline and was replaced "
-            "(%d written off so far)",
+            "a worker thread is still running code past its deadline and was replaced (%d written off so far)",
             count,
         )
 
@@ -140,9 +139,7 @@ class WorkerPool:
 
     def _spawn(self) -> None:
         self._threads += 1
-        thread = threading.Thread(
-            target=self._work, name=f"{self._name}-{next(_NUMBERS)}", daemon=True
-        )
+        thread = threading.Thread(target=self._work, name=f"{self._name}-{next(_NUMBERS)}", daemon=True)
         thread.start()
 
     def _work(self) -> None:
@@ -223,9 +220,7 @@ def _enter(function: Callable[[], _T], capture: Capture | None, context: ToolCon
         return function()
 
 
-async def _enter_async(
-    function: Callable[[], Any], capture: Capture | None, context: ToolContext | None
-) -> Any:
+async def _enter_async(function: Callable[[], Any], capture: Capture | None, context: ToolContext | None) -> Any:
     try:
         with contextlib.ExitStack() as stack:
             if capture is not None:

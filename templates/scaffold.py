@@ -71,9 +71,7 @@ def plan_project(template: Traversable, variables: Mapping[str, str]) -> list[Pl
     Other files are copied as they are.  A template error is a ``SkillError`` naming the
     template file.
     """
-    environment = SandboxedEnvironment(
-        undefined=StrictUndefined, keep_trailing_newline=True, autoescape=False
-    )
+    environment = SandboxedEnvironment(undefined=StrictUndefined, keep_trailing_newline=True, autoescape=False)
     planned: list[PlannedFile] = []
     for relative, entry in _walk(template, PurePosixPath()):
         try:

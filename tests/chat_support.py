@@ -77,7 +77,9 @@ class ScriptedServer:
                     server.requests.append(request)
                     server.headers.append({key.lower(): value for key, value in self.headers.items()})
                     reply = server.replies.pop(0) if server.replies else fail(500, "the script has no reply left")
-                    ids = list(reply.ids) or [f"call_{server._numbered + index + 1}" for index in range(len(reply.tool_calls))]
+                    ids = list(reply.ids) or [
+                        f"call_{server._numbered + index + 1}" for index in range(len(reply.tool_calls))
+                    ]
                     server._numbered += len(reply.tool_calls)
                 if reply.status != 200:
                     self._json(reply.status, {"error": {"message": reply.error, "type": "scripted"}})

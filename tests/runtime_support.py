@@ -54,7 +54,10 @@ def compile_case(case: str, root: Path) -> Path:
 
 def write_project(root: Path, name: str, sources: Mapping[str, str]) -> Path:
     """A project at ``root`` with ``sources`` under ``src/``."""
-    for path, text in {"pyproject.toml": PYPROJECT.format(name=name), **{f"src/{k}": v for k, v in sources.items()}}.items():
+    for path, text in {
+        "pyproject.toml": PYPROJECT.format(name=name),
+        **{f"src/{k}": v for k, v in sources.items()},
+    }.items():
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")

@@ -7,13 +7,11 @@ import pickle
 from pathlib import Path
 
 import pytest
-
 from helpers import write_project
-from skillc.compiler.api import compile_project, report_to_dict
-from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE
+from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project, report_to_dict
 from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
 
-TOOL = '''from pydantic import BaseModel
+TOOL = """from pydantic import BaseModel
 from skillc import Tool
 
 
@@ -28,14 +26,15 @@ class Tool{n}(Tool):
 
     def execute(self, input, ctx):
         return input.value
-'''
+"""
 
 
 def _project(root: Path, tools: int) -> Path:
     imports = "".join(f"from tools.t{n} import Tool{n}\n" for n in range(tools))
     registered = ", ".join(f"Tool{n}()" for n in range(tools))
     agent = (
-        "from skillc import Agent, Skill\n" + imports
+        "from skillc import Agent, Skill\n"
+        + imports
         + f'agent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[{registered}])])\n'
     )
     files = {"agent.py": agent, "tools/__init__.py": ""}
@@ -92,7 +91,7 @@ def test_an_unchanged_project_reuses_the_whole_report(tmp_path: Path) -> None:
     assert _stable(warm) == expected
     # The configuration is part of what the report depends on.
     pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + 'typo_key = 1\n')
+    pyproject.write_text(pyproject.read_text() + "typo_key = 1\n")
     changed = compile_project(tmp_path)
     assert changed.stats.workers == 1
     assert [item.code for item in changed.diagnostics] == ["skill/unknown-config-key"]

@@ -18,7 +18,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from helpers import RunSkill, write_tree
 from skillc.templates import scaffold_project
 
@@ -89,7 +88,11 @@ def test_a_forged_artifact_cache_never_reaches_a_bundle(
     assert skill("compile", cwd=demo, env=keys["attacker"]).code == 0
     forged = subprocess.run(
         [sys.executable, "-c", FORGE, str(demo), str(Path(__file__).parent)],
-        env={**keys["attacker"], "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, check=False, timeout=60,
+        env={**keys["attacker"], "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert forged.returncode == 0, forged.stderr
     shutil.rmtree(demo / "dist")
@@ -100,7 +103,9 @@ def test_a_forged_artifact_cache_never_reaches_a_bundle(
     result = skill("compile", cwd=demo, env=keys["victim"])
     assert result.code == 0 and "wrote dist/" in result.stdout
     assert _tree(demo / "dist") == reference
-    run = skill("test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', "--json", cwd=demo, env=keys["victim"])
+    run = skill(
+        "test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', "--json", cwd=demo, env=keys["victim"]
+    )
     assert run.code == 0 and json.loads(run.stdout)["is_error"] is False
 
 
@@ -123,7 +128,9 @@ def test_a_committed_report_and_a_rewritten_dist_are_rebuilt_from_the_sources(
     assert result.code == 0
     assert "wrote dist/" in result.stdout and "up to date" not in result.stdout
     assert _tree(clone / "dist") == reference
-    run = skill("test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', "--json", cwd=clone, env=keys["victim"])
+    run = skill(
+        "test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', "--json", cwd=clone, env=keys["victim"]
+    )
     assert run.code == 0 and json.loads(run.stdout)["output"].find("pwned") == -1
 
 

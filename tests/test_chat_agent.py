@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
+from chat_support import MODEL, Scripted, ScriptedServer, call, closed_port, compiled_project, fail, say
 from skillc.runtime.agent import AgentLoop, TurnResult
 from skillc.runtime.call import Approver
 from skillc.runtime.context import ToolContext
@@ -24,7 +24,6 @@ from skillc.runtime.loader import Runtime, load_dist
 from skillc.runtime.models import Message, ModelError, ModelSettings, Reply, ToolCall
 from skillc.runtime.openai_chat import OpenAIChatModel
 from skillc.runtime.results import ToolResult
-from chat_support import MODEL, Scripted, ScriptedServer, call, closed_port, compiled_project, fail, say
 
 PERSONA = "You run the help desk. Be brief."
 FRONT_DESK = "## front_desk\nTicket ids look like T-1."
@@ -98,7 +97,9 @@ def definition(dist: Path, name: str) -> dict[str, Any]:
 
 
 def tool_results(request: Mapping[str, Any]) -> list[tuple[str, str]]:
-    return [(message["tool_call_id"], message["content"]) for message in request["messages"] if message["role"] == "tool"]
+    return [
+        (message["tool_call_id"], message["content"]) for message in request["messages"] if message["role"] == "tool"
+    ]
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])
@@ -115,7 +116,10 @@ def test_the_model_gets_persona_contexts_and_the_offered_tools(runtime: Runtime,
         {"role": "user", "content": "Hi"},
     ]
     assert [tool["function"]["name"] for tool in request["tools"]] == ALWAYS_OFFERED
-    assert request["tools"][0] == {"type": "function", "function": {k: v for k, v in definition(dist, "lookup_ticket").items() if k != "type"}}
+    assert request["tools"][0] == {
+        "type": "function",
+        "function": {k: v for k, v in definition(dist, "lookup_ticket").items() if k != "type"},
+    }
     assert "tool_choice" not in request
     assert server.headers[0]["authorization"] == "Bearer test"
     assert messages == [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello, how can I help?"}]
@@ -161,7 +165,11 @@ def test_parallel_calls_run_at_once_and_their_results_keep_the_call_order(runtim
         ("call_3", '{"ticket":"T-1","status":"open"}'),
     ]
     assistant = server.requests[1]["messages"][2]
-    assert assistant["role"] == "assistant" and [item["id"] for item in assistant["tool_calls"]] == ["call_1", "call_2", "call_3"]
+    assert assistant["role"] == "assistant" and [item["id"] for item in assistant["tool_calls"]] == [
+        "call_1",
+        "call_2",
+        "call_3",
+    ]
     assert [item.call_id for item in result.results] == ["call_1", "call_2", "call_3"]
 
 
@@ -173,7 +181,9 @@ def test_errors_go_back_to_the_model_as_results_it_can_correct(runtime: Runtime)
     assert [item.error_type for item in result.results] == ["invalid_json", "validation", "execution", None]
     (invalid, violation, raised) = tool_results(server.requests[1])
     assert invalid == ("call_1", "The arguments are not valid JSON: Expecting value at line 1 column 12.")
-    assert violation[1].startswith("The arguments do not match the tool's input schema:\n- ticket: String should match pattern")
+    assert violation[1].startswith(
+        "The arguments do not match the tool's input schema:\n- ticket: String should match pattern"
+    )
     assert "secret-value" not in violation[1]
     assert raised == ("call_3", "The tool failed: RuntimeError: the desk is on fire")
     assert tool_results(server.requests[2])[-1] == ("call_4", '{"ticket":"T-2","status":"closed"}')
@@ -185,12 +195,16 @@ def test_calls_to_tools_not_offered_are_refused(runtime: Runtime) -> None:
         (result,), _, _ = chat(runtime, server.url, "Refund T-1")  # the back office is closed
     refused, unknown = tool_results(server.requests[1])
     assert refused == ("call_1", "The tool 'refund' is not available right now; do not call it this turn.")
-    assert unknown[1].startswith("There is no tool named 'no_such_tool'. The tools are: close_ticket, explode, lookup_ticket, wait.")
+    assert unknown[1].startswith(
+        "There is no tool named 'no_such_tool'. The tools are: close_ticket, explode, lookup_ticket, wait."
+    )
     assert [item.error_type for item in result.results] == ["not_offered", "unknown_tool"]
 
 
 def test_text_that_comes_with_tool_calls_is_shown_and_kept(runtime: Runtime) -> None:
-    with ScriptedServer(call(("lookup_ticket", '{"ticket": "T-1"}'), text="Let me look."), say("It is open.")) as server:
+    with ScriptedServer(
+        call(("lookup_ticket", '{"ticket": "T-1"}'), text="Let me look."), say("It is open.")
+    ) as server:
         (result,), recorder, messages = chat(runtime, server.url, "T-1?")
     assert "".join(recorder.texts) == "Let me look.It is open."
     assert server.requests[1]["messages"][2]["content"] == "Let me look."
@@ -244,12 +258,20 @@ def test_an_unreachable_endpoint_is_a_model_error_and_leaves_no_trace(runtime: R
     ("reply", "expected"),
     [
         (fail(401, "Incorrect API key provided: sk-secret-123."), "refused the API key (HTTP 401)"),
-        (fail(404, f"The model `{MODEL}` does not exist."), f"has no model '{MODEL}' (HTTP 404: The model `{MODEL}` does not exist.)"),
-        (fail(400, "this model does not support tools, sk-secret-123"), "answered HTTP 400: this model does not support tools, ***"),
+        (
+            fail(404, f"The model `{MODEL}` does not exist."),
+            f"has no model '{MODEL}' (HTTP 404: The model `{MODEL}` does not exist.)",
+        ),
+        (
+            fail(400, "this model does not support tools, sk-secret-123"),
+            "answered HTTP 400: this model does not support tools, ***",
+        ),
     ],
     ids=["auth", "no-model", "bad-request"],
 )
-def test_endpoint_errors_say_what_failed_and_never_show_the_key(runtime: Runtime, reply: Scripted, expected: str) -> None:
+def test_endpoint_errors_say_what_failed_and_never_show_the_key(
+    runtime: Runtime, reply: Scripted, expected: str
+) -> None:
     with ScriptedServer(reply) as server, pytest.raises(ModelError) as caught:
         chat(runtime, server.url, "Hi", api_key="sk-secret-123")
     assert caught.value.message.startswith(f"the model endpoint at {server.url} ")

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from helpers import Completed, RunSkill
 from chat_support import MODEL, ScriptedServer, call, closed_port, compiled_project, copy_project, fail, say
+from helpers import Completed, RunSkill
 
 #: The variables that would choose a model, cleared so that the tests never see the machine's own.
 CLEAN = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "SKILL_MODEL": ""}
@@ -78,7 +77,12 @@ def test_the_step_bound_exits_1_and_says_so(skill: RunSkill, desk: Path) -> None
 
 
 def test_approval_is_refused_with_m_unless_approve_is_given(skill: RunSkill, desk: Path) -> None:
-    script = [call(("close_ticket", '{"ticket": "T-1"}')), say("Not closed."), call(("close_ticket", '{"ticket": "T-1"}')), say("Closed.")]
+    script = [
+        call(("close_ticket", '{"ticket": "T-1"}')),
+        say("Not closed."),
+        call(("close_ticket", '{"ticket": "T-1"}')),
+        say("Closed."),
+    ]
     with ScriptedServer(*script) as server:
         refused = chat(skill, desk, server.url, "-m", "Close T-1")
         approved = chat(skill, desk, server.url, "-m", "Close T-1", "--approve")
@@ -90,7 +94,9 @@ def test_approval_is_refused_with_m_unless_approve_is_given(skill: RunSkill, des
 
 
 def test_a_thread_continues_where_the_last_command_left_it(skill: RunSkill, desk: Path) -> None:
-    with ScriptedServer(call(("lookup_ticket", '{"ticket": "T-2"}')), say("T-2 is closed."), say("You asked about T-2.")) as server:
+    with ScriptedServer(
+        call(("lookup_ticket", '{"ticket": "T-2"}')), say("T-2 is closed."), say("You asked about T-2.")
+    ) as server:
         first = chat(skill, desk, server.url, "-m", "Is T-2 open?", "--thread", "support-1")
         second = chat(skill, desk, server.url, "-m", "What did I ask?", "--thread", "support-1")
     assert (first.code, second.code) == (0, 0), first.stderr + second.stderr

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from skillc.runtime.agent import DEFAULT_MAX_STEPS, chat_config
 from skillc.runtime.errors import ConfigError, UsageError, UserError
 from skillc.runtime.models import DEFAULT_BASE_URL, ModelError, ModelSettings, Reply, ToolCall
@@ -74,7 +73,13 @@ def test_opening_an_endpoint_needs_a_name_and_for_openai_a_key() -> None:
 
 
 def test_definitions_and_replies_take_the_chat_completions_shape() -> None:
-    definition = {"type": "function", "name": "t", "description": "d", "parameters": {"type": "object"}, "strict": False}
+    definition = {
+        "type": "function",
+        "name": "t",
+        "description": "d",
+        "parameters": {"type": "object"},
+        "strict": False,
+    }
     assert chat_tool(definition) == {
         "type": "function",
         "function": {"name": "t", "description": "d", "parameters": {"type": "object"}, "strict": False},
@@ -99,7 +104,9 @@ def test_a_thread_is_saved_whole_and_read_back(tmp_path: Path) -> None:
     assert [item.name for item in path.parent.iterdir()] == ["t-1.json"]  # no temporary file left
 
 
-@pytest.mark.parametrize("text", ['{"format": 2, "messages": []}', '{"format": 1, "messages": [{"role": "robot"}]}', "[]"])
+@pytest.mark.parametrize(
+    "text", ['{"format": 2, "messages": []}', '{"format": 1, "messages": [{"role": "robot"}]}', "[]"]
+)
 def test_a_file_that_is_not_a_thread_is_an_error(tmp_path: Path, text: str) -> None:
     path = thread_path(tmp_path, "x")
     path.parent.mkdir(parents=True)

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import Completed, RunSkill
 from skillc.templates import scaffold_project
 

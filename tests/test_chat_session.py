@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]  # types-pexpect is not among the test extras
 import pytest
-
+from chat_support import MODEL, ScriptedServer, call, say
 from helpers import SKILL
 from skillc.templates import scaffold_project
-from chat_support import MODEL, ScriptedServer, call, say
 
 #: No expectation waits longer than this.
 EXPECT_TIMEOUT = 30
@@ -32,9 +31,23 @@ def demo(tmp_path: Path) -> Path:
 
 
 def spawn(cwd: Path, *args: str, **env: str) -> pexpect.spawn:
-    environment = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "SKILL_MODEL": "", **env}
+    environment = {
+        **os.environ,
+        "NO_COLOR": "1",
+        "TERM": "xterm",
+        "OPENAI_API_KEY": "",
+        "OPENAI_BASE_URL": "",
+        "SKILL_MODEL": "",
+        **env,
+    }
     return pexpect.spawn(
-        str(SKILL), ["chat", *args], cwd=str(cwd), env=environment, encoding="utf-8", timeout=EXPECT_TIMEOUT, dimensions=(40, 160)
+        str(SKILL),
+        ["chat", *args],
+        cwd=str(cwd),
+        env=environment,
+        encoding="utf-8",
+        timeout=EXPECT_TIMEOUT,
+        dimensions=(40, 160),
     )
 
 
@@ -46,7 +59,7 @@ def test_a_session_shows_tool_calls_asks_for_approval_and_ends_on_exit(demo: Pat
         child.expect(PROMPT)
         child.sendline('/call lookup_order {"order_id": "A1001"}')
         child.expect(shown('-> lookup_order {"order_id": "A1001"}'))
-        child.expect(shown('<- lookup_order ok ('))
+        child.expect(shown("<- lookup_order ok ("))
         child.expect(shown('"status":"shipped"'))
         child.expect(PROMPT)
         child.sendline('/call cancel_order {"order_id": "A1002", "reason": "too slow"}')

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from helpers import write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.checks import CHECKS, Check, Example

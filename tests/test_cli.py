@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from helpers import RunSkill
 from skillc import __version__
 from skillc.cli import main as cli_main

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from helpers import SKILL, RunSkill, write_project
 
-LOOKUP = '''from pydantic import BaseModel
+LOOKUP = """from pydantic import BaseModel
 from skillc import Tool
 
 
@@ -24,13 +24,13 @@ class Lookup(Tool):
 
     def execute(self, input, ctx):
         return input.order_id
-'''
-AGENT = '''from skillc import Agent, Skill
+"""
+AGENT = """from skillc import Agent, Skill
 from tools import Lookup
 
 orders = Skill(name="orders", description="Orders.", tools=[Lookup(), missing])
 agent = Agent(name="shop", skills=[orders])
-'''
+"""
 
 
 def test_text_output_shows_each_diagnostic_with_its_line_then_tools_and_summary(
@@ -122,8 +122,12 @@ def _read_until(process: subprocess.Popen[str], marker: str, timeout: float = 60
 def test_watch_recompiles_on_change_until_interrupted(tmp_path: Path) -> None:
     write_project(tmp_path, {"agent.py": AGENT, "tools.py": LOOKUP})
     with subprocess.Popen(
-        [str(SKILL), "compile", "--watch"], cwd=tmp_path, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+        [str(SKILL), "compile", "--watch"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
     ) as process:
         _watch(process, tmp_path)
 

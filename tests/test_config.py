@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers import DEFAULT_PYPROJECT, RunSkill, write_project, write_tree
 from skillc.compiler.config import locate_config, read_config
 from skillc.runtime.errors import ConfigError
@@ -33,7 +32,11 @@ def test_unknown_keys_are_warnings_at_their_line(tmp_path: Path) -> None:
     write_project(tmp_path, {"agent.py": AGENT}, DEFAULT_PYPROJECT + 'entyr = "typo"\n')
     (warning,) = read_config(tmp_path / "pyproject.toml").warnings
     assert (warning.code, warning.severity.value, warning.path, warning.line, warning.col) == (
-        "skill/unknown-config-key", "warning", "pyproject.toml", 8, 0,
+        "skill/unknown-config-key",
+        "warning",
+        "pyproject.toml",
+        8,
+        0,
     )
     assert warning.message == "unknown key 'entyr' in [tool.skill]"
 
@@ -48,8 +51,8 @@ def test_unknown_keys_are_warnings_at_their_line(tmp_path: Path) -> None:
         ('[tool.skill]\nsrc = "../outside"\n', "src must be inside the project"),
         ('[tool.skill]\nout = "src"\n', "out must be a folder of its own"),
         ('[tool.skill]\nschema = "magic"\n', 'schema must be "static" or "import"'),
-        ('[tool.skill]\nchat = 1\n', "[tool.skill.chat] must be a table"),
-        ('tool = 1\n[tool.skill]\n', "is not valid TOML"),
+        ("[tool.skill]\nchat = 1\n", "[tool.skill.chat] must be a table"),
+        ("tool = 1\n[tool.skill]\n", "is not valid TOML"),
     ],
 )
 def test_malformed_configuration_is_refused(tmp_path: Path, pyproject: str, message: str) -> None:

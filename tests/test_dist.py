@@ -11,8 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from helpers import SKILL, DEFAULT_PYPROJECT, RunSkill, write_project
+from helpers import DEFAULT_PYPROJECT, SKILL, RunSkill, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.bundle import entry_module_name
 from skillc.compiler.probe import probe_bundle
@@ -47,8 +46,22 @@ def test_the_dist_layout_and_manifest(demo: Path) -> None:
     assert [skill["name"] for skill in manifest["skills"]] == ["orders"]
     lookup = next(tool for tool in manifest["tools"] if tool["name"] == "lookup_order")
     assert {
-        "name", "skill", "description", "form", "source", "entry", "bundle", "sha256", "schema",
-        "timeout", "retries", "strict", "needs_approval", "required", "has_condition", "requirements",
+        "name",
+        "skill",
+        "description",
+        "form",
+        "source",
+        "entry",
+        "bundle",
+        "sha256",
+        "schema",
+        "timeout",
+        "retries",
+        "strict",
+        "needs_approval",
+        "required",
+        "has_condition",
+        "requirements",
     } <= set(lookup)
     assert lookup["source"] == {"path": "src/skills/tools/lookup_order.py", "line": 18}
     assert lookup["entry"] == {"module": entry_module_name("lookup_order"), "qualname": "tool"}
@@ -136,7 +149,9 @@ def test_a_failed_compile_leaves_the_previous_dist(demo: Path) -> None:
 def test_removed_tools_disappear(demo: Path) -> None:
     compile_project(demo)
     orders = demo / "src/skills/orders.py"
-    orders.write_text(orders.read_text().replace("tools=[LookupOrder(), cancel_order, shipping_quote]", "tools=[LookupOrder()]"))
+    orders.write_text(
+        orders.read_text().replace("tools=[LookupOrder(), cancel_order, shipping_quote]", "tools=[LookupOrder()]")
+    )
     report = compile_project(demo)
     assert [tool.name for tool in report.tools] == ["lookup_order"]
     assert sorted(p.name for p in (demo / "dist/tools").iterdir()) == ["lookup_order"]
@@ -152,7 +167,7 @@ def test_an_unchanged_project_does_not_rewrite_dist(demo: Path) -> None:
     assert compile_project(demo).dist == "written"
 
 
-DYNAMIC = '''import importlib
+DYNAMIC = """import importlib
 
 from pydantic import BaseModel
 from skillc import Tool
@@ -171,19 +186,24 @@ class Ping(Tool):
 
     def execute(self, input, ctx):
         return _secret.VALUE + input.text
-'''
+"""
 AGENT = 'from skillc import Agent, Skill\nfrom tools import Ping\nagent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[Ping()])])\n'
 
 
 def test_verify_catches_a_module_loaded_dynamically(skill: RunSkill, tmp_path: Path) -> None:
-    write_project(tmp_path, {"agent.py": AGENT, "tools.py": DYNAMIC, "hidden/__init__.py": "", "hidden/secret.py": "VALUE = 'x'\n"})
+    write_project(
+        tmp_path,
+        {"agent.py": AGENT, "tools.py": DYNAMIC, "hidden/__init__.py": "", "hidden/secret.py": "VALUE = 'x'\n"},
+    )
     plain = skill("compile")
     assert plain.code == 0, plain.stdout  # no static closure can see the dynamic import
     before = _tree(tmp_path / "dist")
     verified = skill("compile", "--verify")
     assert verified.code == 1
-    assert "error[skill/bundle-not-self-contained] tool 'ping': its bundle does not import on its own: " \
+    assert (
+        "error[skill/bundle-not-self-contained] tool 'ping': its bundle does not import on its own: "
         "ModuleNotFoundError: No module named 'hidden'" in verified.stdout
+    )
     assert _tree(tmp_path / "dist") == before  # the previous dist/ stays
 
 
@@ -194,7 +214,9 @@ def test_verify_passes_a_self_contained_project(skill: RunSkill, demo: Path) -> 
 
 
 def test_an_undeclared_third_party_import_is_a_warning_and_declared_ones_are_requirements(tmp_path: Path) -> None:
-    tools = "import yaml\nimport json\n" + DYNAMIC.replace('_secret = importlib.import_module("hidden.secret")\n', "").replace("_secret.VALUE + ", "")
+    tools = "import yaml\nimport json\n" + DYNAMIC.replace(
+        '_secret = importlib.import_module("hidden.secret")\n', ""
+    ).replace("_secret.VALUE + ", "")
     write_project(tmp_path, {"agent.py": AGENT, "tools.py": tools})
     report = compile_project(tmp_path)
     assert [(d.code, d.line, d.col) for d in report.diagnostics] == [("skill/undeclared-dependency", 1, 7)]
@@ -213,7 +235,9 @@ def _many_tools(root: Path, count: int, marker: str) -> None:
     files = {f"tools/t{n}.py": tool.format(n=n, marker=marker) for n in range(count)}
     imports = "".join(f"from tools.t{n} import T{n}\n" for n in range(count))
     listed = ", ".join(f"T{n}()" for n in range(count))
-    files["agent.py"] = f'from skillc import Agent, Skill\n{imports}agent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[{listed}])])\n'
+    files["agent.py"] = (
+        f'from skillc import Agent, Skill\n{imports}agent = Agent(name="a", skills=[Skill(name="s", description="S.", tools=[{listed}])])\n'
+    )
     files["tools/__init__.py"] = ""
     write_project(root, files)
 
@@ -225,8 +249,11 @@ def test_a_compile_killed_half_way_leaves_a_whole_dist(tmp_path: Path) -> None:
     for delay in (0.2, 0.35, 0.5, 0.65, 0.8, 1.0):
         _many_tools(tmp_path, 60, f"new {delay}")
         process = subprocess.Popen(
-            [str(SKILL), "compile", "--format", "json"], cwd=tmp_path,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            [str(SKILL), "compile", "--format", "json"],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
         )
         time.sleep(delay)
         process.send_signal(signal.SIGKILL)
@@ -298,13 +325,15 @@ def test_a_strict_tool_sends_the_strict_variant_and_keeps_pydantics_schema(tmp_p
 
 
 def test_a_strict_tool_whose_input_cannot_be_strict_is_an_error(tmp_path: Path) -> None:
-    tool = STRICT_TOOL.replace("    express: bool = False\n", "    express: bool = False\n    extras: dict[str, int] = {}\n")
+    tool = STRICT_TOOL.replace(
+        "    express: bool = False\n", "    express: bool = False\n    extras: dict[str, int] = {}\n"
+    )
     report = compile_project(_quote_project(tmp_path, tool))
     assert [(d.code, d.path, d.line) for d in report.diagnostics] == [("skill/strict-incompatible", "src/tools.py", 19)]
     assert not (tmp_path / "dist").exists()
 
 
-IMPORTED = '''import ipaddress
+IMPORTED = """import ipaddress
 
 from pydantic import BaseModel, field_validator
 from skillc import Tool
@@ -322,7 +351,7 @@ class Ping(Tool):
 
     def execute(self, input, ctx):
         return str(input.host)
-'''
+"""
 
 
 def test_schema_import_mode_asks_pydantic_in_an_isolated_process(tmp_path: Path) -> None:

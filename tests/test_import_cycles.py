@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import RunSkill, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from helpers import RunSkill, write_tree
 from skillc.compiler.api import compile_project
 
 PROJECTS = Path(__file__).resolve().parent / "projects"
@@ -48,7 +47,11 @@ def import_in_python(src: Path, module: str) -> Outcome:
     """Import ``module`` from ``src`` in an isolated interpreter (no site dirs, no env)."""
     finished = subprocess.run(
         [sys.executable, "-I", "-B", "-c", f"import sys; sys.path.insert(0, {str(src)!r}); import {module}"],
-        capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
     )
     if finished.returncode == 0:
         return Outcome(True, False, (), "")
@@ -187,18 +190,25 @@ def module_graphs(draw: st.DrawFn) -> tuple[dict[str, str], str, bool]:
 
 
 @settings(
-    max_examples=100, deadline=10_000, derandomize=True,
+    max_examples=100,
+    deadline=10_000,
+    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(graph=module_graphs())
-def test_the_verdict_on_generated_graphs_is_what_python_does(tmp_path_factory: pytest.TempPathFactory, graph: tuple[dict[str, str], str, bool]) -> None:
+def test_the_verdict_on_generated_graphs_is_what_python_does(
+    tmp_path_factory: pytest.TempPathFactory, graph: tuple[dict[str, str], str, bool]
+) -> None:
     files, start, exact = graph
     root = tmp_path_factory.mktemp("graph")
     entry = "src/p/__init__.py" if start == "p" else "src/" + start.replace(".", "/") + ".py"
-    write_tree(root, {
-        "pyproject.toml": f'[project]\nname = "g"\nversion = "0"\n\n[tool.skill]\nentry = "{entry}"\n',
-        **{f"src/{path}": text for path, text in files.items()},
-    })
+    write_tree(
+        root,
+        {
+            "pyproject.toml": f'[project]\nname = "g"\nversion = "0"\n\n[tool.skill]\nentry = "{entry}"\n',
+            **{f"src/{path}": text for path, text in files.items()},
+        },
+    )
     reported = cycle_errors(root)
     outcome = import_in_python(root / "src", start)
     context = "".join(f"--- {path}\n{text}" for path, text in files.items()) + outcome.stderr
@@ -208,7 +218,9 @@ def test_the_verdict_on_generated_graphs_is_what_python_does(tmp_path_factory: p
     assert len(reported) <= 1, context
     if reported:
         assert not outcome.ok, context
-        assert outcome.where == reported[0] or any(in_a_block(root / path, line) for path, line in outcome.frames), context
+        assert outcome.where == reported[0] or any(in_a_block(root / path, line) for path, line in outcome.frames), (
+            context
+        )
     # Nothing missed where every statement is one the replay models exactly.
     if exact and not outcome.ok:
         assert reported == [outcome.where], context

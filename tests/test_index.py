@@ -9,12 +9,11 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+import libcst as cst
 import pytest
+from helpers import DEFAULT_PYPROJECT, write_project
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import libcst as cst
-
-from helpers import DEFAULT_PYPROJECT, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.index import _Indexer, index_source
@@ -87,12 +86,18 @@ register(VALUE, key=[1, (2,), {"a": None}])
     (model,) = index.classes
     assert (model.name, model.docstring, model.pos.line, model.pos.col) == ("Model", "A model.", 12, 0)
     assert [(a.name, a.pos.line, a.pos.col) for a in model.attributes] == [
-        ("x", 14, 4), ("y", 15, 4), ("a", 16, 4), ("b", 16, 4),
+        ("x", 14, 4),
+        ("y", 15, 4),
+        ("a", 16, 4),
+        ("b", 16, 4),
     ]
     (method,) = model.methods
     assert [(p.name, p.kind) for p in method.params] == [
-        ("self", "normal"), ("q", "normal"), ("k", "keyword_only"),
-        ("args", "var_positional"), ("kw", "var_keyword"),
+        ("self", "normal"),
+        ("q", "normal"),
+        ("k", "keyword_only"),
+        ("args", "var_positional"),
+        ("kw", "var_keyword"),
     ]
     assert (method.docstring, method.pos.line) == ("P.", 19)
     (function,) = index.functions
@@ -113,13 +118,35 @@ def test_the_indexer_never_raises(source: bytes) -> None:
 #: Ways to nest an expression one level further: (text before it, text after it).  Past a
 #: thousand levels or so, LibCST's native parser crashed the process (no exception).
 NESTINGS = [
-    ("(", ")"), ("[", "]"), ("{", "}"), ("{1: ", "}"), ("-", ""), ("not ", ""), ("lambda: ", ""),
-    ("await ", ""), ("1 if a else ", ""), ("a and ", ""), ("a or ", ""), ("f(x=", ")"), ("f'{", "}'"),
-    ("", ".a"), ("", "[0]"), ("", "()"), ("", " + 1"), ("", " ** 2"), ("", " | int"),
+    ("(", ")"),
+    ("[", "]"),
+    ("{", "}"),
+    ("{1: ", "}"),
+    ("-", ""),
+    ("not ", ""),
+    ("lambda: ", ""),
+    ("await ", ""),
+    ("1 if a else ", ""),
+    ("a and ", ""),
+    ("a or ", ""),
+    ("f(x=", ")"),
+    ("f'{", "}'"),
+    ("", ".a"),
+    ("", "[0]"),
+    ("", "()"),
+    ("", " + 1"),
+    ("", " ** 2"),
+    ("", " | int"),
 ]
 STATEMENTS = [
-    "x = {}\n", "f({})\n", "if {}:\n    pass\n", "def g(a={}):\n    pass\n", "@{}\ndef g(): pass\n",
-    "class C({}): pass\n", "async def g():\n    return {}\n", "x: {} = 1\n",
+    "x = {}\n",
+    "f({})\n",
+    "if {}:\n    pass\n",
+    "def g(a={}):\n    pass\n",
+    "@{}\ndef g(): pass\n",
+    "class C({}): pass\n",
+    "async def g():\n    return {}\n",
+    "x: {} = 1\n",
 ]
 
 
@@ -146,7 +173,8 @@ def test_the_indexer_survives_any_depth_of_nesting(nesting: list[tuple[tuple[str
 def test_no_file_above_the_size_limit_is_read(limit: int, sizes: list[int]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         root = write_project(
-            Path(folder), {f"m{n}.py": b"#" * size for n, size in enumerate(sizes)},
+            Path(folder),
+            {f"m{n}.py": b"#" * size for n, size in enumerate(sizes)},
             pyproject=DEFAULT_PYPROJECT + f"max_file_bytes = {limit}\n",
         )
         snapshot = read_sources(read_config(locate_config(root)))
@@ -183,7 +211,15 @@ def test_unreadable_and_non_utf8_files_and_symlink_loops_are_diagnostics(tmp_pat
 
 
 def test_a_symlinked_folder_that_is_no_loop_is_followed(tmp_path: Path) -> None:
-    write_project(tmp_path, {"agent.py": GOOD_AGENT.replace("from skillc import Agent, Skill, tool\n", "from skillc import Agent, Skill, tool\nfrom shared.extra import bonus\n").replace("tools=[ping]", "tools=[ping, bonus]")})
+    write_project(
+        tmp_path,
+        {
+            "agent.py": GOOD_AGENT.replace(
+                "from skillc import Agent, Skill, tool\n",
+                "from skillc import Agent, Skill, tool\nfrom shared.extra import bonus\n",
+            ).replace("tools=[ping]", "tools=[ping, bonus]")
+        },
+    )
     extra = tmp_path / "elsewhere"
     extra.mkdir()
     (extra / "extra.py").write_text(

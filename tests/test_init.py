@@ -8,7 +8,6 @@ import tomllib
 from pathlib import Path, PurePosixPath
 
 import pytest
-
 from helpers import RunSkill, run_command
 from skillc import SkillError
 from skillc.templates import plan_project, scaffold_project
@@ -70,9 +69,7 @@ def test_init_writes_every_file_of_the_project(skill: RunSkill, tmp_path: Path) 
 
 def test_the_new_projects_own_tests_pass(skill: RunSkill, tmp_path: Path) -> None:
     assert skill("init", "demo").code == 0
-    result = run_command(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], tmp_path / "demo"
-    )
+    result = run_command([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], tmp_path / "demo")
     assert result.code == 0, result.stdout + result.stderr
     assert "8 passed" in result.stdout
 
@@ -255,9 +252,7 @@ def test_only_jinja_files_are_rendered_and_file_names_are_templates(tmp_path: Pa
     ],
     ids=["strict-undefined", "sandboxed", "unsafe-path"],
 )
-def test_template_errors_are_reported_with_the_file(
-    tmp_path: Path, files: dict[str, str], message: str
-) -> None:
+def test_template_errors_are_reported_with_the_file(tmp_path: Path, files: dict[str, str], message: str) -> None:
     template = _template(tmp_path / "t", files)
     with pytest.raises(SkillError) as caught:
         plan_project(template, {"name": ".."})

@@ -15,27 +15,36 @@ import time
 from pathlib import Path
 
 import pytest
-
 from helpers import COMMAND_TIMEOUT, SKILL, RunSkill, write_tree
 from skillc.templates import scaffold_project
 
 
-def _tree(root: Path) -> dict[str, bytes | str]:
-    """Every entry under ``root``: a file's bytes, a link's target, a folder as ``/``."""
+def _tree(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | str]:
+    """Every entry under ``root``: a file's bytes, a link's target, a folder as ``/``.
+
+    Top-level names in ``skip`` are not walked at all (``.skill/`` is emptied by a
+    detached process while a test looks).
+    """
     found: dict[str, bytes | str] = {}
-    for path in sorted(root.rglob("*")):
-        name = path.relative_to(root).as_posix()
-        if path.is_symlink():
-            found[name] = f"-> {os.readlink(path)}"
-        elif path.is_dir():
-            found[name] = "/"
-        else:
-            found[name] = path.read_bytes()
-    return found
+    for folder, folders, files in os.walk(root):
+        here = Path(folder)
+        if here == root:
+            folders[:] = [name for name in folders if name not in skip]
+        for name in sorted(folders + files):
+            path = here / name
+            relative = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                found[relative] = f"-> {os.readlink(path)}"
+            elif path.is_dir():
+                found[relative] = "/"
+            else:
+                found[relative] = path.read_bytes()
+    return dict(sorted(found.items()))
 
 
-def _outside_dist(tree: dict[str, bytes | str], out: str = "dist") -> dict[str, bytes | str]:
-    return {name: value for name, value in tree.items() if not (name == out or name.startswith((f"{out}/", ".skill")))}
+def _outside_dist(root: Path, out: str = "dist") -> dict[str, bytes | str]:
+    """The tree of ``root`` but ``out`` and ``.skill/``: what a compile must never touch."""
+    return {name: value for name, value in _tree(root, skip=(out, ".skill")).items() if name not in (out, ".skill")}
 
 
 @pytest.fixture
@@ -90,11 +99,11 @@ def test_out_in_the_configuration_stays_inside_the_project(
     pyproject = demo / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace('out = "dist"', f"out = {setting}"))
     write_tree(demo.parent, {"elsewhere/keep.txt": "keep\n"})
-    before = _outside_dist(_tree(demo.parent))
+    before = _outside_dist(demo.parent)
     result = skill("compile", cwd=demo)
     assert result.code == 2, result.stdout + result.stderr
     assert message in result.stderr
-    assert _outside_dist(_tree(demo.parent)) == before
+    assert _outside_dist(demo.parent) == before
 
 
 def test_a_dist_symlink_is_refused_and_its_target_kept(skill: RunSkill, demo: Path) -> None:
@@ -168,14 +177,14 @@ def test_concurrent_compiles_always_leave_one_complete_dist(skill: RunSkill, dem
         tool.write_text(variants[variant])
         if rounds.random() < 0.3:
             (demo / "dist/tools/cancel_order/bundle.zip").unlink()  # and some rounds repair a damaged one
-        before = _outside_dist(_tree(demo))
+        before = _outside_dist(demo)
         runs = [_start(demo, "compile", "--format", "json") for _ in range(3)]
         for run in runs:
             out, err = run.communicate(timeout=COMMAND_TIMEOUT)
             assert run.returncode == 0, err
             assert json.loads(out)["ok"] and "Traceback" not in err
         assert _tree(demo / "dist") == references[variant], f"round {number}"
-        assert _outside_dist(_tree(demo)) == before, f"round {number}: something else changed"
+        assert _outside_dist(demo) == before, f"round {number}: something else changed"
         assert [p.name for p in demo.iterdir() if p.name.startswith(".dist-")] == []
 
 
@@ -282,7 +291,10 @@ def test_schema_import_runs_project_code_only_with_allow_import(skill: RunSkill,
         '[tool.skill]\nentry = "src/agent.py"\nschema = "import"\n'
     )
     marker = tmp_path / "imported.marker"  # written by the tool's module when it is imported
-    write_tree(project, {"pyproject.toml": pyproject, "src/agent.py": agent, "src/tools.py": IMPORTED_TOOL.format(marker=str(marker))})
+    write_tree(
+        project,
+        {"pyproject.toml": pyproject, "src/agent.py": agent, "src/tools.py": IMPORTED_TOOL.format(marker=str(marker))},
+    )
     for args in (["compile"], ["compile", "--check"], ["test", "--name", "ping", "--input", '{"host": "1.2.3.4"}']):
         result = skill(*args, cwd=project)
         assert result.code == 1, (args, result.stdout, result.stderr)

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-
 from helpers import DEFAULT_PYPROJECT, SKILL, write_project
 from skillc.compiler import sources
 from skillc.compiler.types import ModuleIndex
@@ -87,8 +86,11 @@ def _slow_project(root: Path) -> Path:
 def test_a_killed_compile_leaves_no_worker_behind(tmp_path: Path, signal_number: signal.Signals) -> None:
     _slow_project(tmp_path)
     compile_ = subprocess.Popen(
-        [str(SKILL), "compile", "--check"], cwd=tmp_path, stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [str(SKILL), "compile", "--check"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     workers: list[int] = []
     try:
@@ -157,7 +159,14 @@ def test_a_worker_that_dies_costs_only_the_file_it_was_reading(monkeypatch: pyte
     results = sources._parse_all(jobs, 2)  # m1, m3, m5 and m7 go to the worker
     assert [type(result).__name__ for result in results] == ["ModuleIndex"] * 3 + ["tuple"] + ["ModuleIndex"] * 4
     assert [getattr(result, "name", None) for result in results] == [
-        "m0", "m1", "m2", None, "m4", "m5", "m6", "m7",
+        "m0",
+        "m1",
+        "m2",
+        None,
+        "m4",
+        "m5",
+        "m6",
+        "m7",
     ]
     (problem,) = results[3]
     assert not isinstance(problem, ModuleIndex)
@@ -202,8 +211,13 @@ def test_watch_waits_for_a_pyproject_that_is_saved_by_rename(tmp_path: Path) -> 
     write_project(tmp_path, {"agent.py": AGENT}, pyproject=DEFAULT_PYPROJECT)
     environment = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
     watch = subprocess.Popen(
-        [str(SKILL), "compile", "--watch"], cwd=tmp_path, env=environment, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [str(SKILL), "compile", "--watch"],
+        cwd=tmp_path,
+        env=environment,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     assert watch.stdout is not None
     output = _Lines(watch.stdout)
@@ -231,7 +245,6 @@ def test_watch_waits_for_a_pyproject_that_is_saved_by_rename(tmp_path: Path) -> 
 def test_watch_reports_a_file_that_vanished_during_a_compile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The compile read the config just as the editor renamed it away: one line, no traceback."""
     from rich.console import Console
-
     from skillc.cli import watch
 
     compiles: list[int] = []

@@ -14,13 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
+from chat_support import copy_project
+from runtime_support import run
 from skillc.project import CompileFailed, Project, approve_all, decline_all, open_project
 from skillc.runtime.errors import UserError
 from skillc.testing import CompileFailed as AssertedCompileFailed
 from skillc.testing import load_project
-from chat_support import copy_project
-from runtime_support import run
 
 BROKEN_AGENT = "from skillc import Agent\n\nagent = Agent(name='desk', skills=[missing])\n"
 

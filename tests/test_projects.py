@@ -34,15 +34,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from skillc.compiler.api import compile_project, report_to_dict
 
 PROJECTS = Path(__file__).resolve().parent / "projects"
 MINIMUM_CASES = 30
 EXPECTED_KEYS = frozenset(
     {
-        "diagnostics", "tools", "settings", "tool_descriptions", "skill_descriptions", "skills",
-        "symlinks", "xfail",
+        "diagnostics",
+        "tools",
+        "settings",
+        "tool_descriptions",
+        "skill_descriptions",
+        "skills",
+        "symlinks",
+        "xfail",
     }
 )
 #: What a second compile may change: how long it took and how much came from the cache.

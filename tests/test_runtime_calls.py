@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
+from runtime_support import compile_case, run
 from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Runtime, load_dist
 from skillc.runtime.results import ERROR_TYPES, ToolResult
-from runtime_support import compile_case, run
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +57,13 @@ def test_an_async_class_tool_gets_its_validated_input(runtime: Runtime) -> None:
     assert result.attempts == 1 and result.call_id == "c1" and result.name == "echo"
     assert result.duration_ms >= 0
     assert result.to_dict() == {
-        "call_id": "c1", "name": "echo", "is_error": False, "output": result.output,
-        "error_type": None, "duration_ms": result.duration_ms, "attempts": 1,
+        "call_id": "c1",
+        "name": "echo",
+        "is_error": False,
+        "output": result.output,
+        "error_type": None,
+        "duration_ms": result.duration_ms,
+        "attempts": 1,
     }
 
 
@@ -78,8 +82,12 @@ def test_the_context_is_the_calls_own(runtime: Runtime) -> None:
     context = ToolContext(environment="production", env={"GREETING": "hello"})
     result = run(runtime.call("ctx_echo", {}, "call-7", context))
     assert json.loads(result.output) == {
-        "call_id": "call-7", "tool": "ctx_echo", "skill": "calls", "environment": "production",
-        "greeting": "hello", "current": True,
+        "call_id": "call-7",
+        "tool": "ctx_echo",
+        "skill": "calls",
+        "environment": "production",
+        "greeting": "hello",
+        "current": True,
     }
 
 
@@ -97,7 +105,8 @@ def test_results_of_every_common_type_are_serialized(runtime: Runtime) -> None:
 
 def test_a_result_is_validated_against_the_output_schema(runtime: Runtime) -> None:
     assert json.loads(call(runtime, "good_output", {"order_id": "A1"}).output) == {
-        "order_id": "A1", "status": "received",
+        "order_id": "A1",
+        "status": "received",
     }
 
 
@@ -116,8 +125,12 @@ def test_a_tool_not_offered_this_turn(runtime: Runtime) -> None:
 
 @pytest.mark.parametrize(
     ("arguments", "fragment"),
-    [("{bad", "line 1 column 2"), ('{"a": NaN}', "NaN is not valid JSON"), ("[" * 100_000, "nested too deeply"),
-     (b"\xff\xfe{", "JSON")],
+    [
+        ("{bad", "line 1 column 2"),
+        ('{"a": NaN}', "NaN is not valid JSON"),
+        ("[" * 100_000, "nested too deeply"),
+        (b"\xff\xfe{", "JSON"),
+    ],
 )
 def test_arguments_that_are_not_json(runtime: Runtime, arguments: str | bytes, fragment: str) -> None:
     result = call(runtime, "add", arguments)
@@ -129,7 +142,8 @@ def test_schema_violations_name_every_field_without_echoing_values(runtime: Runt
     secret = "hunter2-" * 200
     result = call(runtime, "echo", {"text": secret, "times": 9, "items": [{"name": "a", "quantity": 0}, {}]})
     assert_error(
-        result, "validation",
+        result,
+        "validation",
         "- text: String should have at most 1000 characters",
         "- times: Input should be less than or equal to 5",
         "- items[0].quantity: Input should be greater than or equal to 1",
@@ -137,7 +151,9 @@ def test_schema_violations_name_every_field_without_echoing_values(runtime: Runt
     )
     assert "hunter2" not in result.output
     assert_error(call(runtime, "add", "[1, 2]"), "validation", "must be a JSON object, not an array")
-    assert_error(call(runtime, "add", {"a": "x"}), "validation", "- a: Input should be a valid integer", "- b: Field required")
+    assert_error(
+        call(runtime, "add", {"a": "x"}), "validation", "- a: Input should be a valid integer", "- b: Field required"
+    )
 
 
 def test_validation_errors_are_not_retried(runtime: Runtime) -> None:
@@ -151,23 +167,34 @@ def test_validation_errors_are_not_retried(runtime: Runtime) -> None:
 
 def test_strict_tools_lose_the_nulls_strict_mode_added(runtime: Runtime) -> None:
     arguments = {
-        "name": "Ada", "middle": None, "nickname": None, "count": None,
+        "name": "Ada",
+        "middle": None,
+        "nickname": None,
+        "count": None,
         "address": {"city": "Paris", "zip_code": None, "floor": None},
         "history": [{"city": "Rome", "zip_code": None, "floor": None}],
     }
     result = call(runtime, "strict_tool", json.dumps(arguments))
     assert json.loads(result.output) == {
-        "name": "Ada", "middle": None, "nickname": None, "count": 3,
+        "name": "Ada",
+        "middle": None,
+        "nickname": None,
+        "count": 3,
         "address": {"city": "Paris", "zip_code": None, "floor": 0},
         "history": [{"city": "Rome", "zip_code": None, "floor": 0}],
     }
     # A required field keeps its null, and a null optional field still means "default".
-    assert json.loads(call(runtime, "strict_tool", {"name": "A", "middle": None, "address": None}).output)["address"] is None
+    assert (
+        json.loads(call(runtime, "strict_tool", {"name": "A", "middle": None, "address": None}).output)["address"]
+        is None
+    )
     assert_error(call(runtime, "strict_tool", {"name": "A"}), "validation", "middle: Field required")
 
 
 def test_non_strict_tools_keep_their_nulls(runtime: Runtime) -> None:
-    assert_error(call(runtime, "echo", {"text": "a", "times": None}), "validation", "times: Input should be a valid integer")
+    assert_error(
+        call(runtime, "echo", {"text": "a", "times": None}), "validation", "times: Input should be a valid integer"
+    )
 
 
 # --- execution ------------------------------------------------------------------------
@@ -292,7 +319,9 @@ def test_a_tool_that_needs_approval(runtime: Runtime) -> None:
 
     arguments = {"order_id": "A1"}
     assert_error(call(runtime, "approve_me", arguments), "approval_denied", "approval")
-    assert_error(call(runtime, "approve_me", arguments, approver=lambda name, args: False), "approval_denied", "declined")
+    assert_error(
+        call(runtime, "approve_me", arguments, approver=lambda name, args: False), "approval_denied", "declined"
+    )
     assert_error(call(runtime, "approve_me", arguments, approver=lambda name, args: "yes"), "approval_denied")
     assert_error(call(runtime, "approve_me", arguments, approver=broken), "approval_denied")
     assert call(runtime, "approve_me", arguments, approver=yes).output == "done A1"
@@ -325,7 +354,8 @@ def test_a_bundle_that_fails_to_import_refuses_only_its_tool(
 ) -> None:
     for _ in range(2):  # a failed import is tried again on the next call
         assert_error(
-            call(runtime, "import_fails", {}), "execution",
+            call(runtime, "import_fails", {}),
+            "execution",
             "importing the bundle of tool 'import_fails' raised RuntimeError: the configuration service is unreachable",
         )
     assert "BROKEN-IMPORT" not in capfd.readouterr().out

@@ -6,7 +6,6 @@ import logging
 from pathlib import Path
 
 import pytest
-
 from skillc.runtime.envfile import load_env, parse_env
 from skillc.runtime.errors import ConfigError, UsageError
 

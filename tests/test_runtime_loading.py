@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
+from helpers import run_command
+from runtime_support import compile_tree, many_tools_project, run
 from skillc.runtime.context import ToolContext
 from skillc.runtime.errors import UserError
 from skillc.runtime.loader import load_dist
-from helpers import run_command
-from runtime_support import compile_tree, many_tools_project, run
 
 MANY = 40
 
@@ -135,7 +134,10 @@ def test_a_folder_without_a_manifest(tmp_path: Path) -> None:
         (lambda doc: [], "holds no JSON object"),
         (lambda doc: {**doc, "format": 2}, "manifest format 2"),
         (lambda doc: {key: value for key, value in doc.items() if key != "tools"}, "tools: Field required"),
-        (lambda doc: {**doc, "tools": [{**doc["tools"][0], "bundle": "../../outside.zip"}]}, "must be a relative path inside dist/"),
+        (
+            lambda doc: {**doc, "tools": [{**doc["tools"][0], "bundle": "../../outside.zip"}]},
+            "must be a relative path inside dist/",
+        ),
         (lambda doc: {**doc, "tools": [{**doc["tools"][0], "sha256": "abc"}]}, "tools[0].sha256"),
         (lambda doc: {**doc, "tools": [{**doc["tools"][0], "skill": "ghost"}]}, "'ghost', which is not listed"),
         (lambda doc: {**doc, "tools": [doc["tools"][0], doc["tools"][0]]}, "two tools have the same name"),

@@ -14,11 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
+from runtime_support import compile_case, run
 from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Runtime, load_dist
 from skillc.runtime.offer import Offer
-from runtime_support import compile_case, run
 
 TIMEOUT = 0.3
 ALWAYS_OFFERED = ["always", "yes", "async_yes"]
@@ -67,7 +66,10 @@ def test_only_what_the_conditions_allow_is_offered(runtime: Runtime, caplog: pyt
     # Evaluated concurrently: two hanging conditions cost one timeout, not two.
     assert elapsed < TIMEOUT * 1.9 + 0.5
     logged = {(record.levelname, record.getMessage()) for record in caplog.records}
-    assert ("WARNING", "tool 'broken' is hidden this turn: its condition() raised RuntimeError: the flag service is down") in logged
+    assert (
+        "WARNING",
+        "tool 'broken' is hidden this turn: its condition() raised RuntimeError: the flag service is down",
+    ) in logged
     assert ("INFO", "tool 'no' is hidden this turn: its condition() returned False") in logged
 
 

@@ -6,7 +6,6 @@ from typing import Annotated, Literal
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
-
 from skillc.runtime.serialize import (
     SerializationFailure,
     describe_exception,
@@ -68,8 +67,12 @@ def test_json_text() -> None:
 
 @pytest.mark.parametrize(
     ("value", "fragment"),
-    [(object(), "Unable to serialize unknown type"), (b"\xff", "invalid utf-8"), ("\ud800", "not valid Unicode"),
-     ("é" * 6, "12 bytes of text, more than the limit of 10 bytes")],
+    [
+        (object(), "Unable to serialize unknown type"),
+        (b"\xff", "invalid utf-8"),
+        ("\ud800", "not valid Unicode"),
+        ("é" * 6, "12 bytes of text, more than the limit of 10 bytes"),
+    ],
 )
 def test_what_cannot_be_sent(value: object, fragment: str) -> None:
     with pytest.raises(SerializationFailure, match=fragment):
@@ -78,7 +81,12 @@ def test_what_cannot_be_sent(value: object, fragment: str) -> None:
 
 def test_sizes_and_exceptions_as_people_read_them() -> None:
     assert [human_size(n) for n in (0, 1023, 1024, 1536, 1024 * 1024, 3 * 1024 * 1024)] == [
-        "0 bytes", "1023 bytes", "1 KiB", "1.5 KiB", "1 MiB", "3 MiB",
+        "0 bytes",
+        "1023 bytes",
+        "1 KiB",
+        "1.5 KiB",
+        "1 MiB",
+        "3 MiB",
     ]
     assert describe_exception(ValueError("bad order")) == "ValueError: bad order"
     assert describe_exception(KeyError()) == "KeyError"

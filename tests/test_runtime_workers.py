@@ -11,11 +11,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
+from runtime_support import run
 from skillc.runtime.capture import Capture
 from skillc.runtime.context import ToolContext
 from skillc.runtime.workers import Outcome, WorkerPool, invoke
-from runtime_support import run
 
 
 @pytest.fixture
@@ -54,9 +53,7 @@ def test_time_in_the_queue_does_not_count_against_the_deadline(pool: WorkerPool)
     assert [outcome.value for outcome in run(scenario())] == ["done"] * 3
 
 
-def test_a_job_finishing_after_its_loop_closed_is_harmless(
-    pool: WorkerPool, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_job_finishing_after_its_loop_closed_is_harmless(pool: WorkerPool, caplog: pytest.LogCaptureFixture) -> None:
     finished = threading.Event()
 
     def late() -> str:
@@ -84,7 +81,14 @@ def test_the_context_and_the_capture_reach_the_code(pool: WorkerPool, asynchrono
         return ToolContext.current().call_id
 
     outcome = run(
-        invoke(pool, coroutine if asynchronous else sync, asynchronous=asynchronous, timeout=1, capture=printed, context=context)
+        invoke(
+            pool,
+            coroutine if asynchronous else sync,
+            asynchronous=asynchronous,
+            timeout=1,
+            capture=printed,
+            context=context,
+        )
     )
     assert outcome.value == "call-9"
     assert printed.text == f"hello from {'async' if asynchronous else 'sync'}\n"

@@ -25,9 +25,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from pydantic import BaseModel
-
 from helpers import DEFAULT_PYPROJECT, write_project
+from pydantic import BaseModel
 from skillc.compiler.checks import SCHEMA_CHECKS
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.link import link_project
@@ -87,15 +86,27 @@ def _assert_same(static: SchemaResult, expected: dict[str, Any]) -> None:
 
 def _models(module: ModuleType) -> list[str]:
     return [
-        name for name, value in vars(module).items()
+        name
+        for name, value in vars(module).items()
         if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == module.__name__
     ]
 
 
 MODULES = [
-    "fx_scalars", "fx_unions", "fx_enums", "fx_nested", "fx_inheritance", "fx_collections",
-    "fx_fields", "fx_config", "fx_future", "fx_validators", "fx_collide.top", "fx_collide.a",
-    "fx_aliases", "fx_pkg.inner",
+    "fx_scalars",
+    "fx_unions",
+    "fx_enums",
+    "fx_nested",
+    "fx_inheritance",
+    "fx_collections",
+    "fx_fields",
+    "fx_config",
+    "fx_future",
+    "fx_validators",
+    "fx_collide.top",
+    "fx_collide.a",
+    "fx_aliases",
+    "fx_pkg.inner",
 ]
 FUNCTION_MODULES = ["fx_functions", "fx_functions_future"]
 
@@ -151,14 +162,33 @@ def test_function_schema_equals_the_runtime_input_model(corpus: Corpus, module_n
 @pytest.mark.parametrize(
     "first",
     [
-        "schema", "checks", "link", "api", "resolve", "evaluate", "importtime", "cycles", "tools", "report",
-        "probe", "verify", "artifacts", "schema_types", "schema_models", "schema_enums", "schema_json", "schema_defs",
+        "schema",
+        "checks",
+        "link",
+        "api",
+        "resolve",
+        "evaluate",
+        "importtime",
+        "cycles",
+        "tools",
+        "report",
+        "probe",
+        "verify",
+        "artifacts",
+        "schema_types",
+        "schema_models",
+        "schema_enums",
+        "schema_json",
+        "schema_defs",
     ],
 )
 def test_the_compiler_modules_import_in_any_order(first: str) -> None:
     finished = subprocess.run(
         [sys.executable, "-c", f"import skillc.compiler.{first}, skillc.compiler.api"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert finished.returncode == 0, finished.stderr
 
@@ -258,13 +288,16 @@ def test_check_examples(tmp_path: Path, code: str, kind: str, example: Any) -> N
 
 
 def test_a_model_in_a_module_that_does_not_parse_is_reported(tmp_path: Path) -> None:
-    write_project(tmp_path, {
-        "agent.py": "",
-        "broken.py": "from pydantic import BaseModel\nclass Broken(BaseModel:\n    a: int\n",
-        "uses.py": (
-            "from pydantic import BaseModel\nfrom broken import Broken\n\nclass Uses(BaseModel):\n    b: Broken\n"
-        ),
-    })
+    write_project(
+        tmp_path,
+        {
+            "agent.py": "",
+            "broken.py": "from pydantic import BaseModel\nclass Broken(BaseModel:\n    a: int\n",
+            "uses.py": (
+                "from pydantic import BaseModel\nfrom broken import Broken\n\nclass Uses(BaseModel):\n    b: Broken\n"
+            ),
+        },
+    )
     linker = _linker(tmp_path)
     for module, model, line in (("broken", "Broken", 1), ("uses", "Uses", 5)):
         result = model_schema(linker, module, model)

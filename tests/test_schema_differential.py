@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from helpers import DEFAULT_PYPROJECT, write_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from helpers import DEFAULT_PYPROJECT, write_project
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.resolve import Linker
 from skillc.compiler.schema import model_schema
@@ -253,8 +252,13 @@ def enum_source(draw: st.DrawFn, module: Module) -> None:
         values = [repr(value) for value in draw(mixed)]
     else:
         values = [repr(value) for value in draw(st.lists(_text(), min_size=count, max_size=count))]
-    bases = {"str": "str, enum.Enum", "int": "int, enum.Enum", "IntEnum": "enum.IntEnum",
-             "StrEnum": "enum.StrEnum", "plain": "enum.Enum"}[flavour]
+    bases = {
+        "str": "str, enum.Enum",
+        "int": "int, enum.Enum",
+        "IntEnum": "enum.IntEnum",
+        "StrEnum": "enum.StrEnum",
+        "plain": "enum.Enum",
+    }[flavour]
     members = [f"M{index}" for index in range(count)]
     module.lines.append(f"class {name}({bases}):")
     if draw(st.booleans()):

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
-
 from skillc import Agent, Skill, Tool, ToolContext, ToolDefinitionError, ToolFlag, tool
 from skillc.runtime.docstrings import parse_docstring
 
@@ -169,9 +168,19 @@ def test_function_form_with_settings() -> None:
     def always() -> bool:
         return True
 
-    @tool(name="quote", description="Quote a price.", timeout=3, retries=1, strict=True,
-          needs_approval=True, required=True, metadata={"a": 1}, condition=always,
-          output_schema=OrderOutput, voice=ToolFlag.IGNORE_ON_ENTER)
+    @tool(
+        name="quote",
+        description="Quote a price.",
+        timeout=3,
+        retries=1,
+        strict=True,
+        needs_approval=True,
+        required=True,
+        metadata={"a": 1},
+        condition=always,
+        output_schema=OrderOutput,
+        voice=ToolFlag.IGNORE_ON_ENTER,
+    )
     async def shipping_quote(weight_kg: float) -> float:
         return weight_kg * 2
 
@@ -278,7 +287,7 @@ def test_function_form_refuses_variadic_parameters() -> None:
 
 
 def test_function_form_names_a_hint_it_cannot_resolve() -> None:
-    def hinted(x: "Missing") -> None:  # type: ignore[name-defined]  # noqa: F821
+    def hinted(x: Missing) -> None:  # type: ignore[name-defined]  # noqa: F821
         return None
 
     with pytest.raises(ToolDefinitionError, match="cannot resolve its type hints"):
@@ -308,7 +317,10 @@ def test_skills_and_agent_group_tools() -> None:
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        (lambda: Skill(name="orders", tools=[LookupOrder]), "LookupOrder is a Tool class; register an instance: LookupOrder()"),
+        (
+            lambda: Skill(name="orders", tools=[LookupOrder]),
+            "LookupOrder is a Tool class; register an instance: LookupOrder()",
+        ),
         (lambda: Skill(name="orders", tools=[_run]), "is not a tool (decorate the function with @tool)"),
         (lambda: Skill(name="orders", tools=[LookupOrder(), LookupOrder()]), "duplicate tool name 'lookup_order'"),
         (lambda: Skill(name="bad skill"), "invalid skill name 'bad skill'"),
@@ -343,9 +355,9 @@ def test_tool_context_hides_variable_values_and_checks_the_environment() -> None
         ToolContext(environment="staging")  # type: ignore[arg-type]
 
 
-_words = st.text(alphabet=string.ascii_letters + string.digits + " ,.", min_size=1, max_size=40).map(
-    str.strip
-).filter(bool)
+_words = (
+    st.text(alphabet=string.ascii_letters + string.digits + " ,.", min_size=1, max_size=40).map(str.strip).filter(bool)
+)
 _names = st.from_regex(r"[a-z_][a-z0-9_]{0,12}", fullmatch=True)
 
 

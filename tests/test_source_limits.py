@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import DEFAULT_PYPROJECT, SKILL, RunSkill, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
@@ -88,8 +87,7 @@ def test_what_would_crash_the_parser_is_a_syntax_error_at_its_line(skill: RunSki
     result = skill("compile", "--format", "json")
     assert result.code == 1, result.stderr[-2000:]
     found = {
-        item["path"]: (item["code"], item["line"], item["column"] - 1)
-        for item in _report(result.stdout)["diagnostics"]
+        item["path"]: (item["code"], item["line"], item["column"] - 1) for item in _report(result.stdout)["diagnostics"]
     }
     for name, (_, columns) in DEEP_MODULES.items():
         code, line, col = found.pop(f"src/{name}.py")
@@ -118,7 +116,10 @@ def test_a_file_above_the_limit_is_never_read(tmp_path: Path) -> None:
     assert result.code == 1, result.stderr[-2000:]
     (problem,) = _report(result.stdout)["diagnostics"]
     assert (problem["code"], problem["path"], problem["line"], problem["column"]) == (
-        "skill/file-too-large", "src/generated.py", 1, 1,
+        "skill/file-too-large",
+        "src/generated.py",
+        1,
+        1,
     )
     assert "46,000,000 bytes" in problem["message"] and "2,000,000" in problem["message"]
     assert "max_file_bytes" in problem["message"]
@@ -166,7 +167,9 @@ def test_a_named_pipe_is_not_read(skill: RunSkill, tmp_path: Path) -> None:
         ("x = 1\nreturn x\n", 2, 0, "'return' outside function"),
         ("def f(a, b, a):\n    pass\n", 1, 12, "duplicate argument 'a' in function definition"),
         (
-            "'''Doc.'''\nimport os\nfrom __future__ import annotations\n", 3, 0,
+            "'''Doc.'''\nimport os\nfrom __future__ import annotations\n",
+            3,
+            0,
             "from __future__ imports must occur at the beginning of the file",
         ),
         ("nonlocal x\n", 1, 0, "nonlocal declaration not allowed at module level"),
@@ -187,7 +190,8 @@ def test_cpython_warnings_are_warning_diagnostics_and_never_printed(capfd: pytes
     result = _index_one("src/m.py", "m", False, source)
     assert isinstance(result, Indexed)  # it indexes: warnings do not stop a compile
     assert [(d.code, d.severity.value, d.line) for d in result.warnings] == [
-        ("skill/syntax-warning", "warning", 2), ("skill/syntax-warning", "warning", 3),
+        ("skill/syntax-warning", "warning", 2),
+        ("skill/syntax-warning", "warning", 3),
     ]
     assert "invalid escape sequence" in result.warnings[0].message
     assert capfd.readouterr() == ("", "")
@@ -213,7 +217,8 @@ def test_what_is_too_deep_for_the_indexer_itself_is_reported_at_its_statement() 
     result = _index_one("src/m.py", "m", False, f"READY = True\nVALUE = {joined}\n".encode())
     assert isinstance(result, ModuleIndex)
     assert [(item.name, type(item.value).__name__) for item in result.assignments] == [
-        ("READY", "Const"), ("VALUE", "Dynamic"),
+        ("READY", "Const"),
+        ("VALUE", "Dynamic"),
     ]
     result = _index_one("src/m.py", "m", False, f"READY = True\n\n\nclass Report:\n    {joined}\n".encode())
     assert isinstance(result, tuple)

@@ -15,24 +15,51 @@ import inspect
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import jsonschema
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
-
 from skillc.compiler.strict import STRICT_FORMATS, strict_schema
 
 FIXTURES = Path(__file__).parent / "schemas"
 FIXTURE_MODULES = [
-    "fx_scalars", "fx_unions", "fx_enums", "fx_nested", "fx_inheritance", "fx_collections",
-    "fx_fields", "fx_config", "fx_future", "fx_validators", "fx_collide.top", "fx_aliases",
+    "fx_scalars",
+    "fx_unions",
+    "fx_enums",
+    "fx_nested",
+    "fx_inheritance",
+    "fx_collections",
+    "fx_fields",
+    "fx_config",
+    "fx_future",
+    "fx_validators",
+    "fx_collide.top",
+    "fx_aliases",
 ]
-KEYWORDS = frozenset({
-    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
-    "description", "$ref", "$defs", "pattern", "format", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
-})
+KEYWORDS = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "enum",
+        "description",
+        "$ref",
+        "$defs",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+    }
+)
 
 
 def check_strict(schema: dict[str, Any]) -> None:
@@ -91,16 +118,24 @@ def _strict_free(schema: dict[str, Any]) -> bool:
         return True  # a tuple of mixed types
     if schema.get("type") == "array" and "items" not in schema and not prefix:
         return True  # tuple[()]
-    children = [*schema.get("properties", {}).values(), *schema.get("anyOf", ()), *prefix,
-                *schema.get("$defs", {}).values(), *([schema["items"]] if "items" in schema else [])]
+    children = [
+        *schema.get("properties", {}).values(),
+        *schema.get("anyOf", ()),
+        *prefix,
+        *schema.get("$defs", {}).values(),
+        *([schema["items"]] if "items" in schema else []),
+    ]
     return any(_strict_free(child) for child in children)
 
 
 @pytest.mark.parametrize("module_name", FIXTURE_MODULES)
 def test_every_fixture_model_is_strict_or_refused_for_a_reason(fixtures: None, module_name: str) -> None:
     module = importlib.import_module(module_name)
-    models = [value for value in vars(module).values()
-              if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == module_name]
+    models = [
+        value
+        for value in vars(module).values()
+        if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == module_name
+    ]
     assert models
     for model in models:
         schema = model.model_json_schema()
@@ -133,7 +168,7 @@ class Line(BaseModel):
 class Order(BaseModel):
     order_id: str
     lines: list[Line] = Field(min_length=1, max_length=50)
-    note: Optional[str] = None
+    note: str | None = None
     gift: bool = False
     tags: set[str] = set()
     express: Literal[True] = True
@@ -163,7 +198,8 @@ def test_a_field_with_a_default_becomes_nullable_and_an_optional_one_stays_as_it
     assert properties["note"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
     assert properties["order_id"] == {"type": "string"}
     assert properties["size"] == {
-        "anyOf": [{"$ref": "#/$defs/Size"}, {"type": "null"}], "description": "The default size."
+        "anyOf": [{"$ref": "#/$defs/Size"}, {"type": "null"}],
+        "description": "The default size.",
     }
 
 
@@ -275,8 +311,15 @@ def test_arguments_valid_for_the_strict_schema_are_valid_for_the_model_once_null
     strict = strict_schema(Order.model_json_schema())
     assert isinstance(strict, dict)
     arguments = {
-        "order_id": "A1", "lines": [{"sku": "A1", "quantity": None, "size": None}], "note": None, "gift": None,
-        "tags": None, "express": None, "placed": None, "size": "l", "main": {"sku": "B2", "quantity": 2, "size": "s"},
+        "order_id": "A1",
+        "lines": [{"sku": "A1", "quantity": None, "size": None}],
+        "note": None,
+        "gift": None,
+        "tags": None,
+        "express": None,
+        "placed": None,
+        "size": "l",
+        "main": {"sku": "B2", "quantity": 2, "size": "s"},
     }
     jsonschema.validate(arguments, strict)
 

@@ -13,7 +13,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from helpers import DEFAULT_PYPROJECT, Completed, RunSkill, run_command, write_project, write_tree
 
 #: What the linked code returns; it must never appear in a bundle unless allowed.
@@ -118,9 +117,7 @@ def test_a_folder_link_out_of_the_project_is_a_warning_and_the_import_fails_as_w
 
 
 @pytest.mark.parametrize("make", [_file_link_project, _folder_link_project], ids=["file", "folder"])
-def test_a_link_into_an_allowed_folder_is_followed_and_bundled(
-    skill: RunSkill, tmp_path: Path, make: object
-) -> None:
+def test_a_link_into_an_allowed_folder_is_followed_and_bundled(skill: RunSkill, tmp_path: Path, make: object) -> None:
     assert callable(make)
     project = make(tmp_path, ALLOW)
     result, document = _compile(skill, project)
@@ -304,7 +301,9 @@ def test_the_runtime_refuses_a_linked_tool_folder_and_a_linked_manifest(compiled
     (dist / "tools/ping.link").symlink_to("../../../copy", target_is_directory=True)
     os.rename(dist / "tools/ping", tmp_path / "retired")
     os.rename(dist / "tools/ping.link", dist / "tools/ping")
-    assert "is not the file skillc wrote (it is a symbolic link, or inside a linked folder)" in _run_runtime(dist).stdout
+    assert (
+        "is not the file skillc wrote (it is a symbolic link, or inside a linked folder)" in _run_runtime(dist).stdout
+    )
 
     _relink(dist / "manifest.json", tmp_path / "manifest.json")
     assert _run_runtime(dist).stdout == (

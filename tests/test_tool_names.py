@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import RunSkill, write_project
 from skillc import Agent, Skill, Tool, ToolContext, ToolDefinitionError, tool
 from skillc.compiler.api import compile_project
@@ -26,13 +25,29 @@ PROJECTS = Path(__file__).resolve().parent / "projects"
 @pytest.mark.parametrize(
     ("name", "device"),
     [
-        ("CON", "CON"), ("con", "CON"), ("Prn", "PRN"), ("aux", "AUX"), ("NUL", "NUL"),
-        ("com1", "COM1"), ("COM9", "COM9"), ("lpt1", "LPT1"), ("Lpt9", "LPT9"),
-        ("com\u00b9", "COM\u00b9"), ("conin$", "CONIN$"),
+        ("CON", "CON"),
+        ("con", "CON"),
+        ("Prn", "PRN"),
+        ("aux", "AUX"),
+        ("NUL", "NUL"),
+        ("com1", "COM1"),
+        ("COM9", "COM9"),
+        ("lpt1", "LPT1"),
+        ("Lpt9", "LPT9"),
+        ("com\u00b9", "COM\u00b9"),
+        ("conin$", "CONIN$"),
         # Windows ignores what follows the first dot, and spaces before it.
-        ("nul.txt", "NUL"), ("NUL.tar.gz", "NUL"), ("con .json", "CON"),
-        ("console", None), ("com10", None), ("com0", None), ("lpt0", None), ("nul_", None),
-        ("my-con", None), ("auxiliary", None), ("", None),
+        ("nul.txt", "NUL"),
+        ("NUL.tar.gz", "NUL"),
+        ("con .json", "CON"),
+        ("console", None),
+        ("com10", None),
+        ("com0", None),
+        ("lpt0", None),
+        ("nul_", None),
+        ("my-con", None),
+        ("auxiliary", None),
+        ("", None),
     ],
 )
 def test_windows_device_names(name: str, device: str | None) -> None:
@@ -147,8 +162,16 @@ def test_skill_compile_refuses_reserved_names_and_writes_no_dist(skill: RunSkill
     result = skill("compile", str(project), "--format", "json")
     assert result.code == 1, result.stdout + result.stderr
     document = json.loads(result.stdout)
-    reserved = sorted(item["message"].split(" is reserved")[0] for item in document["diagnostics"] if "reserved" in item["code"])
-    assert reserved == ["skill name 'Com1'", "skill name 'prn'", "tool name 'NUL'", "tool name 'aux'", "tool name 'con'"]
+    reserved = sorted(
+        item["message"].split(" is reserved")[0] for item in document["diagnostics"] if "reserved" in item["code"]
+    )
+    assert reserved == [
+        "skill name 'Com1'",
+        "skill name 'prn'",
+        "tool name 'NUL'",
+        "tool name 'aux'",
+        "tool name 'con'",
+    ]
     assert not (project / "dist").exists()
 
 

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import RunSkill
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from helpers import RunSkill
 from skillc.cli import main as cli_main
 from skillc.templates import scaffold_project
 
@@ -58,7 +57,9 @@ def test_approval_is_refused_unless_given(skill: RunSkill, demo: Path) -> None:
     refused = skill("test", "--name", "cancel_order", "--input", '{"order_id": "A1002"}', cwd=demo)
     assert refused.code == 1 and "approval_denied" in refused.stdout
     assert "pass --approve to approve it" in refused.stdout
-    approved = skill("test", "--name", "cancel_order", "--input", '{"order_id": "A1002"}', "--approve", "--json", cwd=demo)
+    approved = skill(
+        "test", "--name", "cancel_order", "--input", '{"order_id": "A1002"}', "--approve", "--json", cwd=demo
+    )
     assert approved.code == 0
     assert json.loads(json.loads(approved.stdout)["output"])["status"] == "cancelled"
 
@@ -71,7 +72,9 @@ def test_a_condition_that_hides_the_tool_is_reported_and_can_be_skipped(skill: R
     assert "Not run: the tool is hidden this turn: its condition() returned False" in hidden.stdout
     sandbox = skill("test", "--name", "shipping_quote", "--input", arguments, cwd=demo)
     assert sandbox.code == 0  # .env.production does not apply to the sandbox
-    skipped = skill("test", "--name", "shipping_quote", "--input", arguments, "-e", "production", "--skip-condition", cwd=demo)
+    skipped = skill(
+        "test", "--name", "shipping_quote", "--input", arguments, "-e", "production", "--skip-condition", cwd=demo
+    )
     assert skipped.code == 0 and "Tool execution successful" in skipped.stdout
 
 

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import run_command
 
 ROOT = Path(__file__).resolve().parents[1]
