@@ -176,6 +176,7 @@ def compile_project(
             if kept != before:
                 write_cache(artifacts_path, kept)
         diagnostics.extend(reporter.diagnostics(artifacts.findings))
+        diagnostics[:] = dict.fromkeys(diagnostics)  # a finding of a shared model comes with each tool using it
         timings["artifacts"] = time.perf_counter() - mark
         if emit and not _has_errors(diagnostics):
             mark = time.perf_counter()

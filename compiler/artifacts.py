@@ -154,8 +154,12 @@ def build_artifacts(
                 )
             )
             continue
-        before = len(findings)
+        before, resolved = len(findings), len(linker.findings)
         built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives, imported, notify)
+        # What resolving the tool's models found (a conditional definition, say) is the
+        # tool's finding too, cached with it, so a warm compile reports it as a cold one does.
+        findings.extend(linker.findings[resolved:])
+        del linker.findings[resolved:]
         if import_wanted and not import_schemas:
             findings[before:] = [_needs_consent(item) for item in findings[before:]]
         if built is not None:
