@@ -43,6 +43,21 @@ def run_command(args: list[str], cwd: Path, env: dict[str, str] | None = None) -
     return Completed(finished.returncode, finished.stdout, finished.stderr)
 
 
+#: The smallest agent: one function-form tool, ``ping``, in one skill.
+AGENT = (
+    "from skillc import Agent, Skill, tool\n"
+    "\n"
+    "\n"
+    "@tool\n"
+    "def ping(text: str) -> str:\n"
+    '    """Echo the text."""\n'
+    "    return text\n"
+    "\n"
+    "\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
+)
+
+
 DEFAULT_PYPROJECT = """\
 [project]
 name = "example"

@@ -21,25 +21,13 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from helpers import DEFAULT_PYPROJECT, SKILL, write_project
+from helpers import AGENT, DEFAULT_PYPROJECT, SKILL, write_project
 from skillc.compiler import sources
 from skillc.compiler.types import ModuleIndex
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 needs_fork = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(), reason="the pool's workers must inherit the test's patch"
-)
-AGENT = (
-    "from skillc import Agent, Skill, tool\n"
-    "\n"
-    "\n"
-    "@tool\n"
-    "def ping(text: str) -> str:\n"
-    '    """Echo the text."""\n'
-    "    return text\n"
-    "\n"
-    "\n"
-    'agent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
 )
 #: One module of the slow project: 400 small functions, a few hundredths of a second each.
 SLOW_MODULE = "".join(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import DEFAULT_PYPROJECT, SKILL, RunSkill, run_command, write_project
+from helpers import AGENT, DEFAULT_PYPROJECT, SKILL, RunSkill, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.index import MAX_NESTING, check_syntax
@@ -27,18 +27,6 @@ from skillc.compiler.locate import Locator
 from skillc.compiler.sources import Indexed, _index_one, read_sources
 from skillc.compiler.types import ModuleIndex, Pos
 
-AGENT = (
-    "from skillc import Agent, Skill, tool\n"
-    "\n"
-    "\n"
-    "@tool\n"
-    "def ping(text: str) -> str:\n"
-    '    """Echo the text."""\n'
-    "    return text\n"
-    "\n"
-    "\n"
-    'agent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
-)
 HEAD = '"""Generated."""\n\nREADY = True\n'
 DEEP = 20_000
 #: Each module has its deep statement on line 4, after ``HEAD``, and the columns (0-based)
