@@ -14,12 +14,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .contracts.errors import SkillError, ToolDefinitionError, UserError
     from .runtime.context import Environment, ToolContext
-    from .runtime.errors import SkillError, ToolDefinitionError, UserError
     from .runtime.sdk import Agent, Condition, FunctionTool, Skill, Tool, ToolFlag, tool
 
-#: The one place the version is written; pyproject.toml reads it from here.
-__version__ = "0.1.0"
+from .contracts.version import __version__
 
 __all__ = [
     "Agent",

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from .compiler.api import CompileReport, compile_project
+from .contracts.errors import UserError
 from .runtime.call import Approver
 from .runtime.context import Environment, ToolContext
 from .runtime.envfile import load_env
-from .runtime.errors import UserError
 from .runtime.loader import Runtime, load_dist
 from .runtime.offer import Offer
 from .runtime.results import ToolResult

@@ -14,7 +14,8 @@ from typing import Annotated
 
 import typer
 
-from ..runtime.errors import UsageError
+from ..contracts.errors import UsageError
+from ..contracts.version import __version__
 from .consoles import notice, stdout
 
 __all__ = ["OutputFormat", "app", "settings"]
@@ -55,8 +56,6 @@ app = typer.Typer(
 
 def _show_version(value: bool) -> None:
     if value:
-        from .. import __version__
-
         stdout().print(f"skill {__version__}")
         raise typer.Exit()
 

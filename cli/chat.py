@@ -29,11 +29,11 @@ from rich.console import Console
 from rich.live import Live
 from rich.markup import escape
 
+from ..contracts.errors import UsageError
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.agent import AgentLoop, chat_config
 from ..runtime.call import Approver
 from ..runtime.context import Environment
-from ..runtime.errors import UsageError
 from ..runtime.models import Message, Model, ModelError, Reply, ToolCall
 from ..runtime.offline import OfflineModel
 from ..runtime.providers import open_model

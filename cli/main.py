@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import typer
 
-from ..runtime.errors import SkillError, UserError
+from ..contracts.errors import SkillError, UserError
 from .app import app, settings
 from .consoles import stderr
 

@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ..contracts.errors import UsageError
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.context import Environment
-from ..runtime.errors import UsageError
 from ..runtime.loader import Runtime
 from ..runtime.results import ToolResult
 from .consoles import notice, runtime_log, stderr, stdout

@@ -20,7 +20,7 @@ from rich.markup import escape
 
 from ..compiler.config import locate_config, read_config
 from ..compiler.sources import discover_sources
-from ..runtime.errors import UserError
+from ..contracts.errors import UserError
 
 __all__ = ["POLL_SECONDS", "snapshot", "watch_project"]
 

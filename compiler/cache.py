@@ -29,7 +29,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .. import __version__
+from ..contracts.version import __version__
 
 __all__ = ["CACHE_DIR", "CACHE_FORMAT", "cache_key_path", "load_cache", "write_cache"]
 

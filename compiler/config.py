@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..runtime.errors import ConfigError
+from ..contracts.errors import ConfigError
 from .report import Reporter
 from .types import Config, Finding, Pos
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..runtime.spec import MANIFEST, MANIFEST_FORMAT
+from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
+from ..contracts.version import __version__
 from .output import Fingerprint, check_output_folder, remove_leftovers, retired_prefix, staging_prefix
 from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
 

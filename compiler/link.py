@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..runtime.spec import case_collision_error, folder_key, is_valid_name, reserved_name_error
+from ..contracts.spec import case_collision_error, folder_key, is_valid_name, reserved_name_error
 from .cycles import ImportStart, find_import_cycles
 from .evaluate import describe
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym

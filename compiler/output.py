@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ..runtime.errors import UsageError, UserError
-from ..runtime.spec import MANIFEST, NAME_PATTERN
+from ..contracts.errors import UsageError, UserError
+from ..contracts.spec import MANIFEST, NAME_PATTERN
 
 __all__ = [
     "LOCK_TIMEOUT",

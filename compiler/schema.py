@@ -54,8 +54,8 @@ annotation as written.
 
 from __future__ import annotations
 
-from ..runtime.docstrings import parse_docstring
-from ..runtime.spec import function_input_model_name
+from ..contracts.docstrings import parse_docstring
+from ..contracts.spec import function_input_model_name
 from .evaluate import Unsupported
 from .resolve import ClassSym, Linker
 from .schema_defs import json_ref

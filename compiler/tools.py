@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..runtime.docstrings import parse_docstring
-from ..runtime.spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, is_conventional_name, is_valid_name, reserved_name_error
+from ..contracts.docstrings import parse_docstring
+from ..contracts.spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, is_conventional_name, is_valid_name, reserved_name_error
 from .evaluate import Evaluator, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
 from .types import BinOp, Call, Const, Expr, FunctionInfo, ModelRef, Pos, Source, ToolInfo, ToolSettings

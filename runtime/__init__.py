@@ -11,9 +11,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports each name on first use
+    from ..contracts.errors import SkillError, ToolDefinitionError, UserError
     from .context import Environment, ToolContext
     from .envfile import load_env
-    from .errors import SkillError, ToolDefinitionError, UserError
     from .loader import Runtime, load_dist
     from .offer import Offer
     from .results import ErrorType, ToolResult
@@ -50,9 +50,9 @@ _EXPORTS = {
     "tool": ".sdk",
     "Environment": ".context",
     "ToolContext": ".context",
-    "SkillError": ".errors",
-    "ToolDefinitionError": ".errors",
-    "UserError": ".errors",
+    "SkillError": "..contracts.errors",
+    "ToolDefinitionError": "..contracts.errors",
+    "UserError": "..contracts.errors",
     "load_dist": ".loader",
     "Runtime": ".loader",
     "Offer": ".offer",

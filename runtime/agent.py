@@ -31,9 +31,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
+from ..contracts.errors import ConfigError, UsageError
 from .call import Approver
 from .context import ToolContext
-from .errors import ConfigError, UsageError
 from .loader import Runtime
 from .models import Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
 from .offer import Offer

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from .errors import ToolDefinitionError
-from .spec import ENVIRONMENTS
+from ..contracts.errors import ToolDefinitionError
+from ..contracts.spec import ENVIRONMENTS
 
 __all__ = ["Environment", "ToolContext"]
 

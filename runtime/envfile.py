@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from typing import Final
 
-from .errors import ConfigError, UsageError
-from .spec import ENVIRONMENTS
+from ..contracts.errors import ConfigError, UsageError
+from ..contracts.spec import ENVIRONMENTS
 
 __all__ = ["load_env", "parse_env"]
 

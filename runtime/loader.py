@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..contracts.spec import DEFAULT_CONDITION_TIMEOUT
 from .bundles import LoadError, ModuleSpace
 from .call import Approver, call_tool
 from .context import ToolContext
@@ -22,7 +23,6 @@ from .manifest import Manifest, SkillEntry, ToolEntry, read_manifest
 from .offer import Offer, build_offer
 from .results import ToolResult
 from .serialize import DEFAULT_MAX_OUTPUT_BYTES
-from .spec import DEFAULT_CONDITION_TIMEOUT
 from .store import DistStore, LoadedTool
 from .workers import DEFAULT_WORKERS, WorkerPool
 

@@ -19,9 +19,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import UserError
+from ..contracts.errors import UserError
+from ..contracts.spec import MANIFEST, MANIFEST_FORMAT, MAX_NAME_LENGTH
 from .serialize import describe_validation_error
-from .spec import MANIFEST, MANIFEST_FORMAT, MAX_NAME_LENGTH
 
 __all__ = [
     "MANIFEST",

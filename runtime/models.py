@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, TypeAlias
 
-from .errors import ConfigError, UserError
+from ..contracts.errors import ConfigError, UserError
 
 __all__ = [
     "DEFAULT_BASE_URL",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from .errors import UsageError
+from ..contracts.errors import UsageError
 from .models import DEFAULT_BASE_URL, Model, ModelError, ModelSettings
 from .offline import OfflineModel
 

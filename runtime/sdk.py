@@ -24,10 +24,9 @@ from typing import Annotated, Any, TypeAlias, TypeVar, overload
 
 from pydantic import BaseModel, Field, create_model
 
-from .context import ToolContext
-from .docstrings import parse_docstring
-from .errors import ToolDefinitionError
-from .spec import (
+from ..contracts.docstrings import parse_docstring
+from ..contracts.errors import ToolDefinitionError
+from ..contracts.spec import (
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     MAX_NAME_LENGTH,
@@ -37,6 +36,7 @@ from .spec import (
     is_valid_name,
     reserved_name_error,
 )
+from .context import ToolContext
 
 __all__ = [
     "Agent",

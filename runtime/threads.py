@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from .errors import UsageError, UserError
+from ..contracts.errors import UsageError, UserError
 from .models import Message
 
 __all__ = [

@@ -18,7 +18,8 @@ from pathlib import Path, PurePosixPath
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from ..runtime.errors import SkillError, UsageError
+from ..contracts.errors import SkillError, UsageError
+from ..contracts.version import __version__
 
 __all__ = [
     "PROJECT_NAME_PATTERN",
@@ -48,8 +49,6 @@ def default_template() -> Traversable:
 
 
 def _skillc_version() -> str:
-    from .. import __version__
-
     return __version__.split("+")[0]
 
 

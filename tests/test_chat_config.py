@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from skillc.contracts.errors import ConfigError, UsageError, UserError
 from skillc.runtime.agent import DEFAULT_MAX_STEPS, chat_config
-from skillc.runtime.errors import ConfigError, UsageError, UserError
 from skillc.runtime.models import DEFAULT_BASE_URL, ModelError, ModelSettings, Reply, ToolCall
 from skillc.runtime.offline import OfflineModel
 from skillc.runtime.openai_chat import OpenAIChatModel, chat_tool

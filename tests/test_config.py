@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import DEFAULT_PYPROJECT, RunSkill, write_project, write_tree
 from skillc.compiler.config import locate_config, read_config
-from skillc.runtime.errors import ConfigError
+from skillc.contracts.errors import ConfigError
 
 AGENT = 'from skillc import Agent\nagent = Agent(name="a")\n'
 

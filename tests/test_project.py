@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from chat_support import copy_project
 from runtime_support import run
+from skillc.contracts.errors import UserError
 from skillc.project import CompileFailed, Project, approve_all, decline_all, open_project
-from skillc.runtime.errors import UserError
 from skillc.testing import CompileFailed as AssertedCompileFailed
 from skillc.testing import load_project
 

@@ -6,8 +6,8 @@ import logging
 from pathlib import Path
 
 import pytest
+from skillc.contracts.errors import ConfigError, UsageError
 from skillc.runtime.envfile import load_env, parse_env
-from skillc.runtime.errors import ConfigError, UsageError
 
 SYNTAX = r"""
 # a comment

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from helpers import run_command
 from runtime_support import compile_tree, many_tools_project, run
+from skillc.contracts.errors import UserError
 from skillc.runtime.context import ToolContext
-from skillc.runtime.errors import UserError
 from skillc.runtime.loader import load_dist
 
 MANY = 40

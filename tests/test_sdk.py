@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 from skillc import Agent, Skill, Tool, ToolContext, ToolDefinitionError, ToolFlag, tool
-from skillc.runtime.docstrings import parse_docstring
+from skillc.contracts.docstrings import parse_docstring
 
 
 class OrderInput(BaseModel):

@@ -256,7 +256,7 @@ def _relink(path: Path, target: Path) -> None:
 _RUNTIME = """\
 import asyncio, sys
 from skillc.runtime import load_dist
-from skillc.runtime.errors import UserError
+from skillc.contracts.errors import UserError
 
 try:
     runtime = load_dist(sys.argv[1])

@@ -3,7 +3,7 @@
 Each tool is a folder ``dist/tools/<name>/`` and each skill ``dist/skills/<name>/``: on
 macOS and Windows ``Lookup`` and ``lookup`` are one folder, and on Windows ``CON`` or
 ``nul`` is a device, not a folder.  The compiler refuses both, and so does the SDK when
-a tool or skill is built, in the same words (one rule, in ``skillc.runtime.spec``).
+a tool or skill is built, in the same words (one rule, in ``skillc.contracts.spec``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from helpers import RunSkill, write_project
 from skillc import Agent, Skill, Tool, ToolContext, ToolDefinitionError, tool
 from skillc.compiler.api import compile_project
-from skillc.runtime.spec import reserved_name_error, windows_device_name
+from skillc.contracts.spec import reserved_name_error, windows_device_name
 
 PROJECTS = Path(__file__).resolve().parent / "projects"
 
