@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..compiler.config import locate_config, read_config
-from ..compiler.sources import discover_sources
+from ..compiler.source_tree import discover_sources
 from ..contracts.errors import UserError
 
 __all__ = ["POLL_SECONDS", "snapshot", "watch_project"]

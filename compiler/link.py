@@ -1,10 +1,12 @@
 """Link module summaries into the agent's skills and tools, and check them.
 
 From the entry module, the walk follows ``Agent -> skills -> tools``: each entry of
-``skills=[...]`` and ``tools=[...]`` is resolved (``resolve``) to what it registers,
-each tool's definition is read (``tools``), and names, imports, reachability and import
-cycles are checked across the project.  Only what the agent reaches becomes a
-``ToolInfo``.  Every problem is a ``Finding``; nothing here raises for bad user code.
+``skills=[...]`` is resolved (``resolve``) to the ``Skill(...)`` it names, each entry
+of ``tools=[...]`` to what it registers (``tool_entries``), and each tool's definition
+is read (``tools``).  Agent, skill and tool names are checked here; imports and import
+cycles (``import_checks``) and the tools no entry reaches (``tool_entries``) across
+the project.  Only what the agent reaches becomes a ``ToolInfo``.  Every problem is a
+``Finding``; nothing here raises for bad user code.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..contracts.spec import case_collision_error, folder_key, is_valid_name, reserved_name_error
-from .cycles import ImportStart, find_import_cycles
-from .evaluate import describe
-from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym
-from .tools import ToolDraft, ToolReader, tool_decorator
+from .import_checks import check_imports, report_import_cycles
+from .resolve import Linker, ValueSym
+from .tool_entries import ToolEntries, describe_entry
+from .tools import ToolReader
 from .types import (
     AgentInfo,
     Call,
@@ -25,7 +27,6 @@ from .types import (
     Container,
     Expr,
     Finding,
-    ImportBinding,
     ModuleIndex,
     Pos,
     Ref,
@@ -73,101 +74,22 @@ class _Walk:
         self.entry = entry
         self.tools: list[ToolInfo] = []
         self.skills: list[SkillInfo] = []
-        self.registered: set[tuple[str, str]] = set()
+        self.tool_entries = ToolEntries(linker)
         #: By ``folder_key``: names that differ only in case share a folder of dist/ on
         #: macOS and Windows.  Each holds the name as written and where it is.
         self.tool_names: dict[str, tuple[str, str, Pos]] = {}
         self.skill_names: dict[str, tuple[str, str, Pos]] = {}
 
     def run(self) -> LinkResult:
-        self.check_imports()
+        check_imports(self.linker)
         agent = self.find_agent()
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.
-            self.report_unreachable()
-        self.report_import_cycles()
+            self.tool_entries.report_unreachable()
+        report_import_cycles(self.linker, self.entry, self.tools, self.skills)
         findings = self.linker.findings
         findings.sort(key=lambda finding: (finding.path, finding.pos.line, finding.pos.col, finding.code))
         return LinkResult(agent, self.skills, self.tools, findings, self.linker)
-
-    # --- imports --------------------------------------------------------------------
-
-    def check_imports(self) -> None:
-        linker = self.linker
-        for name in sorted(linker.modules):
-            missing_reported: set[tuple[str, int]] = set()
-            for item in linker.modules[name].imports:
-                written = f"{'.' * item.level}{item.module}"
-                if item.star:
-                    target = linker.absolute(name, item)
-                    local = target is not None and linker.is_local(target)
-                    linker.report(
-                        "skill/star-import",
-                        name,
-                        item.pos,
-                        f"'from {written} import *' hides which names this module takes from it"
-                        if local
-                        else f"'from {written} import *' cannot be resolved statically: "
-                        "the names it binds are unknown to the compiler",
-                        hint="import the names you use explicitly",
-                    )
-                    continue
-                if item.level == 0 and not linker.is_local(item.module):
-                    continue
-                target = linker.absolute(name, item)
-                if target is None:
-                    linker.report(
-                        "skill/unresolved-import",
-                        name,
-                        item.pos,
-                        f"relative import {written!r} goes above the import root",
-                    )
-                elif not linker.is_module(target):
-                    if (target, item.pos.line) in missing_reported:
-                        continue  # one report per statement for a module that is missing
-                    missing_reported.add((target, item.pos.line))
-                    linker.report(
-                        "skill/unresolved-import",
-                        name,
-                        item.pos,
-                        f"no module {target!r} in the project",
-                        hint=f"the import root is {linker.config.src.relative_to(linker.config.root).as_posix()}/",
-                    )
-                elif target in linker.failed:
-                    continue  # the module does not parse: its syntax error is the report
-                elif item.name is not None and linker.resolve_import(name, item) is None:
-                    linker.report(
-                        "skill/unresolved-import",
-                        name,
-                        item.pos,
-                        f"module {target!r} has no {item.name!r}",
-                    )
-
-    def report_import_cycles(self) -> None:
-        """Report the from-imports that fail in a cycle, from each module imported first.
-
-        The entry module is what importing the agent runs; each tool's bundle imports the
-        tool's module first, and each skill condition's bundle the skill's module.
-        """
-        starts = [ImportStart(self.entry, f"when the entry module {self.entry} is imported")]
-        starts += [
-            ImportStart(tool.module, f"when the bundle of tool {tool.name!r} imports {tool.module} first")
-            for tool in self.tools
-        ]
-        starts += [
-            ImportStart(skill.module, f"when the condition of skill {skill.name!r} imports {skill.module} first")
-            for skill in self.skills
-            if skill.has_condition
-        ]
-        for cycle in find_import_cycles(self.linker, starts):
-            self.linker.report(
-                "skill/import-cycle",
-                cycle.module,
-                cycle.pos,
-                cycle.message,
-                hint=cycle.hint,
-                related=tuple((self.linker.path_of(module), pos, note) for module, pos, note in cycle.related),
-            )
 
     # --- the agent ------------------------------------------------------------------
 
@@ -256,12 +178,12 @@ class _Walk:
     def skill(self, module: str, entry: Expr) -> SkillInfo | None:
         found = self.skill_call(module, entry)
         if found is None:
-            if not self.already_reported(module, entry):
+            if not self.tool_entries.already_reported(module, entry):
                 self.linker.report(
                     "skill/unresolved-reference",
                     module,
                     entry.pos,
-                    f"{_describe(entry)} is not a Skill",
+                    f"{describe_entry(entry)} is not a Skill",
                     hint="list Skill(...) objects, or names bound to them, in skills=[...]",
                 )
             return None
@@ -348,10 +270,10 @@ class _Walk:
     # --- tools ----------------------------------------------------------------------
 
     def tool_entry(self, module: str, entry: Expr, skill: str, *, keep: bool = True) -> ToolInfo | None:
-        draft = self.draft_of(module, entry)
+        draft = self.tool_entries.draft_of(module, entry)
         if draft is None:
             return None
-        self.registered.add((draft.module, draft.qualname))
+        self.tool_entries.registered.add((draft.module, draft.qualname))
         info = self.reader.tool_info(draft, skill)
         if info is None or not keep:
             return None
@@ -373,178 +295,3 @@ class _Walk:
         self.tool_names[folder_key(info.name)] = (info.name, self.linker.path_of(draft.module), name_pos)
         self.tools.append(info)
         return info
-
-    def draft_of(self, module: str, entry: Expr) -> ToolDraft | None:
-        """What a ``tools=[...]`` entry registers, or ``None`` after reporting why nothing."""
-        linker = self.linker
-        if isinstance(entry, Call):
-            if linker.is_sdk(module, entry.func, "Tool"):
-                return ToolDraft("object", module, f"<inline tool at line {entry.pos.line}>", entry.pos, call=entry)
-            symbol = linker.resolve_expr(module, entry.func)
-            if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
-                if entry.args or entry.kwargs or entry.has_star:
-                    linker.report(
-                        "skill/constructor-args-dropped",
-                        module,
-                        entry.pos,
-                        f"{symbol.info.name}(...) is registered with arguments, but the compiled "
-                        f"tool is created as {symbol.info.name}() and never receives them",
-                        hint="set the values as class attributes, or read them from ctx.env",
-                    )
-                return _class_draft(symbol)
-            if isinstance(symbol, ClassSym):
-                linker.report(
-                    "skill/unresolved-reference",
-                    module,
-                    entry.pos,
-                    f"{symbol.info.name} does not derive from skillc.Tool, so {symbol.info.name}() is not a tool",
-                    hint="derive the class from Tool (directly or through a project base class)",
-                )
-                return None
-            if not isinstance(symbol, FunctionSym | ValueSym):
-                self.unresolved(module, entry.func, symbol, entry.pos, called=True)
-                return None
-            inner = [arg for arg in entry.args if self.registers_tool(module, arg)]
-            for arg in inner:  # listed, though wrongly: not "unreachable" on top of this error
-                draft = self.draft_from_symbol(linker.resolve_expr(module, arg.func if isinstance(arg, Call) else arg))
-                if draft is not None:
-                    self.registered.add((draft.module, draft.qualname))
-            what = f" around the tool {_describe(inner[0])}" if inner else ""
-            linker.report(
-                "skill/wrapped-tool-ref",
-                module,
-                entry.pos,
-                f"{_describe(entry)} wraps the entry in a call{what}; the compiler cannot see "
-                "what it returns, so it would register nothing",
-                hint="list the tool itself in tools=[...]; apply wrappers inside the tool",
-            )
-            return None
-        symbol = linker.resolve_expr(module, entry)
-        draft = self.draft_from_symbol(symbol)
-        if draft is not None:
-            return draft
-        if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
-            self.registered.add((symbol.module, symbol.info.name))
-            linker.report(
-                "skill/unresolved-reference",
-                module,
-                entry.pos,
-                f"{symbol.info.name} is a Tool class; register an instance: {symbol.info.name}()",
-            )
-            return None
-        if symbol is None or isinstance(symbol, UnknownSym | ExternalSym):
-            self.unresolved(module, entry, symbol, entry.pos, called=False)
-            return None
-        if isinstance(symbol, FunctionSym):
-            hint = "decorate it with @tool"
-        else:
-            hint = "list tool instances, @tool functions or Tool(...) objects in tools=[...]"
-        linker.report("skill/unresolved-reference", module, entry.pos, f"{_describe(entry)} is not a tool", hint=hint)
-        return None
-
-    def already_reported(self, module: str, expr: Expr) -> bool:
-        """Whether a name that does not resolve already has a diagnostic of its own.
-
-        That is the case when it comes from a broken project-local import (reported as
-        unresolved-import) or from a module that does not parse (a syntax error).
-        """
-        linker = self.linker
-        target = expr.func if isinstance(expr, Call) else expr
-        if not isinstance(target, Ref):
-            return False
-        symbol = linker.resolve_ref(module, target.dotted)
-        if isinstance(symbol, UnknownSym) and symbol.reported:
-            return True
-        found = linker.binding(module, target.dotted.split(".")[0], warn=False)
-        if found is None or found.kind != "import":
-            return False
-        assert isinstance(found.item, ImportBinding)
-        imported = linker.absolute(module, found.item)
-        return imported is not None and linker.is_local(imported) and linker.resolve_import(module, found.item) is None
-
-    def unresolved(self, module: str, expr: Expr, symbol: Symbol | None, pos: Pos, *, called: bool) -> None:
-        """Report an entry whose name means nothing the compiler can use as a tool."""
-        if self.already_reported(module, expr):
-            return
-        shown = _describe(expr) + ("()" if called else "")
-        if isinstance(symbol, ExternalSym):
-            message = (
-                f"{shown} comes from outside the project ({symbol.qualname}); "
-                "only tools defined in the project can be compiled"
-            )
-            hint = "define the tool in the project (a Tool subclass, a @tool function or a Tool(...) object)"
-        elif isinstance(symbol, UnknownSym):
-            message = f"{shown} cannot be resolved statically: {symbol.reason}"
-            hint = "import the tool by name from the module that defines it"
-        else:
-            message = f"{_describe(expr)} is not defined"
-            hint = "import it from the module that defines it"
-        self.linker.report("skill/unresolved-reference", module, pos, message, hint=hint)
-
-    def registers_tool(self, module: str, expr: Expr) -> bool:
-        """Whether ``expr``, listed in ``tools=[...]``, would register a tool."""
-        if isinstance(expr, Call):
-            symbol = self.linker.resolve_expr(module, expr.func)
-            return isinstance(symbol, ClassSym) and self.linker.is_subclass(symbol, "skillc.Tool")
-        return self.draft_from_symbol(self.linker.resolve_expr(module, expr)) is not None
-
-    def draft_from_symbol(self, symbol: Symbol | None) -> ToolDraft | None:
-        linker = self.linker
-        if isinstance(symbol, FunctionSym):
-            if tool_decorator(linker, symbol.module, symbol.info) is not None:
-                return ToolDraft("function", symbol.module, symbol.info.name, symbol.info.pos, function=symbol.info)
-            return None
-        if isinstance(symbol, ValueSym) and isinstance(symbol.binding.value, Call):
-            call = symbol.binding.value
-            if linker.is_sdk(symbol.module, call.func, "Tool"):
-                return ToolDraft("object", symbol.module, symbol.binding.name, symbol.binding.pos, call=call)
-            target = linker.resolve_expr(symbol.module, call.func)
-            if isinstance(target, ClassSym) and linker.is_subclass(target, "skillc.Tool"):
-                return _class_draft(target)
-        return None
-
-    # --- tools the agent never reaches ---------------------------------------------
-
-    def report_unreachable(self) -> None:
-        linker = self.linker
-        for module in sorted(linker.modules):
-            index = linker.modules[module]
-            for cls in index.classes:
-                symbol = ClassSym(module, cls)
-                if (module, cls.name) in self.registered or cls.attribute("name") is None:
-                    continue
-                if linker.is_subclass(symbol, "skillc.Tool"):
-                    self.unreachable(module, cls.name, cls.pos)
-            for function in index.functions:
-                if (module, function.name) not in self.registered and tool_decorator(linker, module, function):
-                    self.unreachable(module, function.name, function.pos)
-            for binding in index.assignments:
-                value = binding.value
-                if (
-                    (module, binding.name) not in self.registered
-                    and isinstance(value, Call)
-                    and linker.is_sdk(module, value.func, "Tool")
-                ):
-                    self.unreachable(module, binding.name, binding.pos)
-
-    def unreachable(self, module: str, name: str, pos: Pos) -> None:
-        self.linker.report(
-            "skill/unreachable-tool",
-            module,
-            pos,
-            f"tool {name} is defined but the agent never reaches it",
-            hint="add it to a skill's tools=[...], or delete it",
-        )
-
-
-def _class_draft(cls: ClassSym) -> ToolDraft:
-    return ToolDraft("class", cls.module, cls.info.name, cls.info.pos, cls=cls)
-
-
-def _describe(expr: Expr | None) -> str:
-    """An entry of ``tools=[...]`` or ``skills=[...]`` as messages name it."""
-    if expr is None:
-        return "the entry"
-    if isinstance(expr, Call):
-        return f"{_describe(expr.func)}(...)"
-    return describe(expr) if isinstance(expr, Ref | Const) else "this entry"

@@ -39,7 +39,7 @@ class Locator:
 
     def _parse(self, path: str) -> tuple[cst.Module, Mapping[cst.CSTNode, CodeRange]] | None:
         """The file's tree and positions, or ``None`` where it is no longer what was indexed."""
-        from .index import check_syntax
+        from .syntax_check import check_syntax
 
         file = self.root / path
         try:

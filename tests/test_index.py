@@ -18,7 +18,8 @@ from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.index import _Indexer, index_source
 from skillc.compiler.locate import Locator
-from skillc.compiler.sources import Indexed, _index_one, read_sources
+from skillc.compiler.source_tree import read_sources
+from skillc.compiler.sources import Indexed, _index_one
 from skillc.compiler.types import ModuleIndex, Pos
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.resolve import Linker
 from skillc.compiler.schema import model_schema
-from skillc.compiler.sources import index_sources, read_sources
+from skillc.compiler.source_tree import read_sources
+from skillc.compiler.sources import index_sources
 
 HEADER = """\
 import datetime

@@ -22,9 +22,10 @@ import pytest
 from helpers import AGENT, DEFAULT_PYPROJECT, SKILL, RunSkill, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
-from skillc.compiler.index import MAX_NESTING, check_syntax
 from skillc.compiler.locate import Locator
-from skillc.compiler.sources import Indexed, _index_one, read_sources
+from skillc.compiler.source_tree import read_sources
+from skillc.compiler.sources import Indexed, _index_one
+from skillc.compiler.syntax_check import MAX_NESTING, check_syntax
 from skillc.compiler.types import ModuleIndex, Pos
 
 HEAD = '"""Generated."""\n\nREADY = True\n'

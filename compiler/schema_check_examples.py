@@ -1,0 +1,96 @@
+"""The examples of the schema translator's checks: models inside and outside the static subset.
+
+``checks`` pairs each code of ``SCHEMA_CHECKS`` with its entry here, as it pairs the
+other checks with ``check_examples``: ``valid`` projects compile without any
+diagnostic, ``invalid`` ones report the check at the place their ``at`` names.  A
+leaf, like ``checks``: it imports nothing of the compiler but ``types`` and
+``check_examples``.
+"""
+
+from __future__ import annotations
+
+from .check_examples import AGENT_MODULE, CheckExamples
+from .types import Example
+
+__all__ = ["SCHEMA_EXAMPLES"]
+
+
+def _model_tools(model: str, imports: str = "", code: str = "", settings: str = "") -> str:
+    """A tools module: the model ``LookupInput`` (body ``model``) and a class tool using it."""
+    return (
+        f"{imports}from pydantic import BaseModel, Field\n"
+        "from skillc import Tool\n"
+        "\n"
+        "\n"
+        f"{code}"
+        f"class LookupInput(BaseModel):\n{model}"
+        "\n"
+        "\n"
+        "class Lookup(Tool):\n"
+        '    name = "lookup"\n'
+        '    description = "Look up an order."\n'
+        "    input_schema = LookupInput\n"
+        f"{settings}"
+        "\n"
+        "    def execute(self, input, ctx):\n"
+        "        return input.order_id\n"
+    )
+
+
+_SUPPORTED_MODEL = (
+    '    """Which order to look up."""\n'
+    "\n"
+    '    order_id: str = Field(pattern=r"^A\\d{4}$", description="The order id, like A1001.")\n'
+    '    carrier: Optional[Literal["ups", "dhl"]] = None\n'
+    "    tags: list[str] = []\n"
+)
+_TYPING = "from typing import Literal, Optional\n"
+
+#: The examples of each check of ``checks.SCHEMA_CHECKS``.
+SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
+    "skill/schema-unsupported": CheckExamples(
+        valid=(Example({"agent.py": AGENT_MODULE, "tools.py": _model_tools(_SUPPORTED_MODEL, imports=_TYPING)}),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools(
+                        "    order_id: str\n    address: IPv4Address\n", imports="from ipaddress import IPv4Address\n"
+                    ),
+                },
+                ("src/tools.py", 8, 13),
+            ),
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools(
+                        "    order_id: str\n    since: str = Field(default=today())\n",
+                        code='def today() -> str:\n    return "2024-01-01"\n\n\n',
+                    ),
+                },
+                ("src/tools.py", 11, 31),
+            ),
+        ),
+    ),
+    "skill/strict-incompatible": CheckExamples(
+        valid=(
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools('    order_id: str\n    note: str = ""\n', settings="    strict = True\n"),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools(
+                        "    order_id: str\n    tags: dict[str, str] = {}\n", settings="    strict = True\n"
+                    ),
+                },
+                ("src/tools.py", 10, 0),
+            ),
+        ),
+    ),
+}

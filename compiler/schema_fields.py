@@ -1,0 +1,163 @@
+"""Read ``Field(...)`` calls and constraints the way pydantic reads them, or raise ``Unsupported``.
+
+A ``FieldCall`` holds what a ``Field(...)`` says that the schema shows (default,
+alias, title, description, examples, ...) and its constraints (``ge=``, ``pattern=``,
+...); arguments that change only validation or serialization are dropped.
+``constrain`` puts one constraint on a node where pydantic applies it, and refuses
+those pydantic would refuse, or apply to a kind of value it ignores them on.
+``schema_types.TypeReader`` extends ``FieldReader`` with the annotations around them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+
+from .evaluate import MISSING, Evaluator, Unsupported, describe
+from .resolve import Linker
+from .schema_json import VALIDATIONS, Factory, FieldCall, Node, to_json
+from .types import Call, Const, Dynamic, Expr, Ref
+
+__all__ = ["FieldReader"]
+
+_FIELD = frozenset({"pydantic.Field", "pydantic.fields.Field"})
+# Constraints that change validation but not the schema, with the kinds pydantic applies
+# them to (its _known_annotated_metadata tables); on any other kind they leave the subset.
+_SCALAR_KINDS = {"str", "bytes", "int", "float", "bool", "decimal", "uuid", "datetime", "date", "time", "timedelta"}
+_SILENT = {
+    "strict": _SCALAR_KINDS | {"list", "set", "tuple", "dict"},
+    "allow_inf_nan": {"float", "decimal"},
+    "max_digits": {"decimal"},
+    "decimal_places": {"decimal"},
+    "fail_fast": {"list", "set", "tuple", "dict"},
+}
+_CONSTRAINTS = frozenset(name for pairs in VALIDATIONS.values() for name, _ in pairs) | frozenset(_SILENT)
+# Field() arguments that only change validation or serialization, never the schema.
+_FIELD_IGNORED = frozenset({"exclude", "repr", "frozen", "validate_default", "serialization_alias", "alias_priority"})
+_FIELD_ATTRIBUTES = frozenset(
+    {
+        "default",
+        "default_factory",
+        "alias",
+        "validation_alias",
+        "title",
+        "description",
+        "examples",
+        "json_schema_extra",
+        "deprecated",
+    }
+)
+# Regular expression syntax that pydantic's Rust regex engine refuses at model creation.
+_RUST_REGEX_GAPS = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\\[1-9]|[*+?}][+]")
+
+
+class FieldReader:
+    """Reads ``Field(...)`` calls and the constraints in them, through the linker and the evaluator."""
+
+    def __init__(self, linker: Linker, values: Evaluator) -> None:
+        self.linker = linker
+        self.values = values
+
+    # --- constraints -----------------------------------------------------------------
+
+    def constrain(self, node: Node, name: str, value: object, expr: Expr, module: str) -> Node:
+        """Apply one constraint where pydantic applies it: through ``Optional``, onto ``T``."""
+        if node.kind == "nullable":
+            return dataclasses.replace(node, args=(self.constrain(node.args[0], name, value, expr, module),))
+        if name in _SILENT:
+            if node.kind not in _SILENT[name] or isinstance(value, float) or not isinstance(value, int):
+                raise Unsupported(
+                    module, expr.pos, f"{name}={value!r} on a {node.kind} value is outside the static subset"
+                )
+            return node
+        allowed = dict(VALIDATIONS.get(node.kind, ()))
+        if name not in allowed:
+            raise Unsupported(
+                module, expr.pos, f"constraint {name}= on a {node.kind} value is outside the static subset"
+            )
+        if name == "pattern":
+            if not isinstance(value, str) or not _valid_pattern(value):
+                raise Unsupported(module, expr.pos, f"pattern {value!r} is not one pydantic's regex engine accepts")
+        elif name in ("min_length", "max_length"):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise Unsupported(module, expr.pos, f"{name}={value!r} is not a whole number >= 0")
+        elif node.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise Unsupported(module, expr.pos, f"{name}={value!r} on an int must be an int")
+        elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise Unsupported(module, expr.pos, f"{name}={value!r} is not a finite number")
+        return dataclasses.replace(node, constraints={**node.constraints, name: value})
+
+    # --- Field(...) ------------------------------------------------------------------
+
+    def is_field_call(self, module: str, expr: Expr) -> bool:
+        return isinstance(expr, Call) and self.linker.external_name(module, expr.func) in _FIELD
+
+    def field_call(self, module: str, expr: Expr) -> FieldCall:
+        """Read a ``Field(...)``; anything else in ``Annotated`` leaves the subset."""
+        if not isinstance(expr, Call) or not self.is_field_call(module, expr):
+            if isinstance(expr, Const) and not isinstance(expr.value, type(...)):
+                return FieldCall({}, [])  # pydantic ignores plain values
+            raise Unsupported(module, expr.pos, f"Annotated metadata {describe(expr)} is not Field(...)")
+        if expr.has_star or len(expr.args) > 1:
+            raise Unsupported(module, expr.pos, "Field(...) takes one positional argument, the default")
+        attributes: dict[str, object] = {}
+        constraints: list[tuple[str, object, Expr]] = []
+        arguments = [("default", expr.args[0])] if expr.args else []
+        for name, value in (*arguments, *expr.kwargs):
+            if name in _FIELD_IGNORED:
+                continue
+            if name in _CONSTRAINTS:
+                constrained = self.values.value(module, value)
+                if constrained is not None:
+                    constraints.append((name, constrained, value))
+            elif name == "default_factory":
+                if not (isinstance(value, Const) and value.value is None):
+                    attributes[name] = self.factory(module, value)
+            elif name == "default":
+                attributes[name] = self.default_value(module, value)
+            elif name in _FIELD_ATTRIBUTES:
+                attributes[name] = self.attribute_value(module, name, value)
+            else:
+                raise Unsupported(module, value.pos, f"Field({name}=...) is outside the static subset")
+        return FieldCall(attributes, constraints)
+
+    def factory(self, module: str, expr: Expr) -> Factory:
+        if isinstance(expr, Ref) and self.linker.resolve_expr(module, expr) is not None:
+            return Factory()
+        if isinstance(expr, Dynamic) and expr.kind == "Lambda":
+            return Factory()
+        raise Unsupported(module, expr.pos, f"default_factory={describe(expr)} is not a function name or lambda")
+
+    def default_value(self, module: str, expr: Expr) -> object:
+        if isinstance(expr, Const) and expr.value is ...:
+            return MISSING
+        try:
+            return self.values.value(module, expr)
+        except Unsupported as error:
+            raise Unsupported(error.module, error.pos, f"default {describe(expr)}: {error.message}") from None
+
+    def attribute_value(self, module: str, name: str, expr: Expr) -> object:
+        value = self.values.value(module, expr)
+        if name in ("alias", "validation_alias", "title", "description"):
+            if value is not None and not isinstance(value, str):
+                raise Unsupported(module, expr.pos, f"Field({name}=...) must be a literal string")
+        elif name == "examples":
+            if value is not None and not isinstance(value, list | tuple):
+                raise Unsupported(module, expr.pos, "Field(examples=...) must be a literal list")
+        elif name == "json_schema_extra":
+            if value is not None and not isinstance(value, dict):
+                raise Unsupported(module, expr.pos, "Field(json_schema_extra=...) must be a literal dict")
+        elif name == "deprecated" and not isinstance(value, bool | str | None):
+            raise Unsupported(module, expr.pos, "Field(deprecated=...) must be True, False or a string")
+        if name in ("examples", "json_schema_extra") and value is not None:
+            return to_json(value, module, expr)
+        return value
+
+
+def _valid_pattern(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return _RUST_REGEX_GAPS.search(pattern) is None

@@ -1,0 +1,204 @@
+"""Read what each entry of ``tools=[...]`` registers, and find the tools no entry reaches.
+
+An entry is an instance of a ``Tool`` subclass, a ``@tool`` function, a ``Tool(...)``
+object, or a name bound to one of these, through the project's imports (``resolve``).
+``ToolEntries.draft_of`` turns it into the ``ToolDraft`` that ``tools.ToolReader``
+reads, or reports why it registers nothing; every tool an entry names is remembered,
+so that ``report_unreachable`` warns only about the tools no entry names.  Every
+problem is a ``Finding`` on the linker; nothing here raises for bad user code.
+"""
+
+from __future__ import annotations
+
+from .evaluate import describe
+from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym
+from .tools import ToolDraft, tool_decorator
+from .types import Call, Const, Expr, ImportBinding, Pos, Ref
+
+__all__ = ["ToolEntries", "describe_entry"]
+
+
+class ToolEntries:
+    """The tools the entries of ``tools=[...]`` register, checked one entry at a time."""
+
+    def __init__(self, linker: Linker) -> None:
+        self.linker = linker
+        #: ``(module, qualname)`` of every tool an entry names, kept or not.
+        self.registered: set[tuple[str, str]] = set()
+
+    def draft_of(self, module: str, entry: Expr) -> ToolDraft | None:
+        """What a ``tools=[...]`` entry registers, or ``None`` after reporting why nothing."""
+        linker = self.linker
+        if isinstance(entry, Call):
+            if linker.is_sdk(module, entry.func, "Tool"):
+                return ToolDraft("object", module, f"<inline tool at line {entry.pos.line}>", entry.pos, call=entry)
+            symbol = linker.resolve_expr(module, entry.func)
+            if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
+                if entry.args or entry.kwargs or entry.has_star:
+                    linker.report(
+                        "skill/constructor-args-dropped",
+                        module,
+                        entry.pos,
+                        f"{symbol.info.name}(...) is registered with arguments, but the compiled "
+                        f"tool is created as {symbol.info.name}() and never receives them",
+                        hint="set the values as class attributes, or read them from ctx.env",
+                    )
+                return _class_draft(symbol)
+            if isinstance(symbol, ClassSym):
+                linker.report(
+                    "skill/unresolved-reference",
+                    module,
+                    entry.pos,
+                    f"{symbol.info.name} does not derive from skillc.Tool, so {symbol.info.name}() is not a tool",
+                    hint="derive the class from Tool (directly or through a project base class)",
+                )
+                return None
+            if not isinstance(symbol, FunctionSym | ValueSym):
+                self.unresolved(module, entry.func, symbol, entry.pos, called=True)
+                return None
+            inner = [arg for arg in entry.args if self.registers_tool(module, arg)]
+            for arg in inner:  # listed, though wrongly: not "unreachable" on top of this error
+                draft = self.draft_from_symbol(linker.resolve_expr(module, arg.func if isinstance(arg, Call) else arg))
+                if draft is not None:
+                    self.registered.add((draft.module, draft.qualname))
+            what = f" around the tool {describe_entry(inner[0])}" if inner else ""
+            linker.report(
+                "skill/wrapped-tool-ref",
+                module,
+                entry.pos,
+                f"{describe_entry(entry)} wraps the entry in a call{what}; the compiler cannot see "
+                "what it returns, so it would register nothing",
+                hint="list the tool itself in tools=[...]; apply wrappers inside the tool",
+            )
+            return None
+        symbol = linker.resolve_expr(module, entry)
+        draft = self.draft_from_symbol(symbol)
+        if draft is not None:
+            return draft
+        if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
+            self.registered.add((symbol.module, symbol.info.name))
+            linker.report(
+                "skill/unresolved-reference",
+                module,
+                entry.pos,
+                f"{symbol.info.name} is a Tool class; register an instance: {symbol.info.name}()",
+            )
+            return None
+        if symbol is None or isinstance(symbol, UnknownSym | ExternalSym):
+            self.unresolved(module, entry, symbol, entry.pos, called=False)
+            return None
+        if isinstance(symbol, FunctionSym):
+            hint = "decorate it with @tool"
+        else:
+            hint = "list tool instances, @tool functions or Tool(...) objects in tools=[...]"
+        linker.report(
+            "skill/unresolved-reference", module, entry.pos, f"{describe_entry(entry)} is not a tool", hint=hint
+        )
+        return None
+
+    def already_reported(self, module: str, expr: Expr) -> bool:
+        """Whether a name that does not resolve already has a diagnostic of its own.
+
+        That is the case when it comes from a broken project-local import (reported as
+        unresolved-import) or from a module that does not parse (a syntax error).
+        """
+        linker = self.linker
+        target = expr.func if isinstance(expr, Call) else expr
+        if not isinstance(target, Ref):
+            return False
+        symbol = linker.resolve_ref(module, target.dotted)
+        if isinstance(symbol, UnknownSym) and symbol.reported:
+            return True
+        found = linker.binding(module, target.dotted.split(".")[0], warn=False)
+        if found is None or found.kind != "import":
+            return False
+        assert isinstance(found.item, ImportBinding)
+        imported = linker.absolute(module, found.item)
+        return imported is not None and linker.is_local(imported) and linker.resolve_import(module, found.item) is None
+
+    def unresolved(self, module: str, expr: Expr, symbol: Symbol | None, pos: Pos, *, called: bool) -> None:
+        """Report an entry whose name means nothing the compiler can use as a tool."""
+        if self.already_reported(module, expr):
+            return
+        shown = describe_entry(expr) + ("()" if called else "")
+        if isinstance(symbol, ExternalSym):
+            message = (
+                f"{shown} comes from outside the project ({symbol.qualname}); "
+                "only tools defined in the project can be compiled"
+            )
+            hint = "define the tool in the project (a Tool subclass, a @tool function or a Tool(...) object)"
+        elif isinstance(symbol, UnknownSym):
+            message = f"{shown} cannot be resolved statically: {symbol.reason}"
+            hint = "import the tool by name from the module that defines it"
+        else:
+            message = f"{describe_entry(expr)} is not defined"
+            hint = "import it from the module that defines it"
+        self.linker.report("skill/unresolved-reference", module, pos, message, hint=hint)
+
+    def registers_tool(self, module: str, expr: Expr) -> bool:
+        """Whether ``expr``, listed in ``tools=[...]``, would register a tool."""
+        if isinstance(expr, Call):
+            symbol = self.linker.resolve_expr(module, expr.func)
+            return isinstance(symbol, ClassSym) and self.linker.is_subclass(symbol, "skillc.Tool")
+        return self.draft_from_symbol(self.linker.resolve_expr(module, expr)) is not None
+
+    def draft_from_symbol(self, symbol: Symbol | None) -> ToolDraft | None:
+        linker = self.linker
+        if isinstance(symbol, FunctionSym):
+            if tool_decorator(linker, symbol.module, symbol.info) is not None:
+                return ToolDraft("function", symbol.module, symbol.info.name, symbol.info.pos, function=symbol.info)
+            return None
+        if isinstance(symbol, ValueSym) and isinstance(symbol.binding.value, Call):
+            call = symbol.binding.value
+            if linker.is_sdk(symbol.module, call.func, "Tool"):
+                return ToolDraft("object", symbol.module, symbol.binding.name, symbol.binding.pos, call=call)
+            target = linker.resolve_expr(symbol.module, call.func)
+            if isinstance(target, ClassSym) and linker.is_subclass(target, "skillc.Tool"):
+                return _class_draft(target)
+        return None
+
+    # --- tools the agent never reaches ---------------------------------------------
+
+    def report_unreachable(self) -> None:
+        linker = self.linker
+        for module in sorted(linker.modules):
+            index = linker.modules[module]
+            for cls in index.classes:
+                symbol = ClassSym(module, cls)
+                if (module, cls.name) in self.registered or cls.attribute("name") is None:
+                    continue
+                if linker.is_subclass(symbol, "skillc.Tool"):
+                    self.unreachable(module, cls.name, cls.pos)
+            for function in index.functions:
+                if (module, function.name) not in self.registered and tool_decorator(linker, module, function):
+                    self.unreachable(module, function.name, function.pos)
+            for binding in index.assignments:
+                value = binding.value
+                if (
+                    (module, binding.name) not in self.registered
+                    and isinstance(value, Call)
+                    and linker.is_sdk(module, value.func, "Tool")
+                ):
+                    self.unreachable(module, binding.name, binding.pos)
+
+    def unreachable(self, module: str, name: str, pos: Pos) -> None:
+        self.linker.report(
+            "skill/unreachable-tool",
+            module,
+            pos,
+            f"tool {name} is defined but the agent never reaches it",
+            hint="add it to a skill's tools=[...], or delete it",
+        )
+
+
+def _class_draft(cls: ClassSym) -> ToolDraft:
+    return ToolDraft("class", cls.module, cls.info.name, cls.info.pos, cls=cls)
+
+
+def describe_entry(expr: Expr | None) -> str:
+    """An entry of ``tools=[...]`` or ``skills=[...]`` as messages name it."""
+    if expr is None:
+        return "the entry"
+    if isinstance(expr, Call):
+        return f"{describe_entry(expr.func)}(...)"
+    return describe(expr) if isinstance(expr, Ref | Const) else "this entry"
