@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from .runtime.context import Environment, ToolContext
     from .runtime.sdk import Agent, Condition, FunctionTool, Skill, Tool, ToolFlag, tool
 
-from .contracts.version import __version__
+# Absolute, not relative: test runners import a repository's root __init__.py under the
+# folder's name (a clone may be called anything), and this line must work there too.
+from skillc.contracts.version import __version__
 
 __all__ = [
     "Agent",

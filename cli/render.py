@@ -8,6 +8,7 @@ from rich.table import Table
 
 from ..compiler.api import CompileReport
 from ..compiler.types import Config, Diagnostic, Severity, ToolInfo
+from ..contracts.settings import TIMEOUT
 
 __all__ = ["print_text"]
 
@@ -62,19 +63,10 @@ def _diagnostic(console: Console, item: Diagnostic, lines: _Lines) -> None:
 
 
 def _settings(tool: ToolInfo) -> str:
-    settings = tool.settings
-    parts = [f"timeout {settings.timeout:g}s"]
-    if settings.retries:
-        parts.append(f"retries {settings.retries}")
-    for flag, label in (
-        (settings.strict, "strict"),
-        (settings.needs_approval, "needs approval"),
-        (settings.required, "required"),
-        (settings.has_condition, "condition"),
-        (tool.is_async, "async"),
-    ):
-        if flag:
-            parts.append(label)
+    """The timeout always, then every setting whose value is not the default (in table order)."""
+    parts = [TIMEOUT.show(tool.settings[TIMEOUT])]
+    parts += [setting.show(value) for setting, value in tool.settings.changed() if setting is not TIMEOUT]
+    parts += [label for flag, label in ((tool.has_condition, "condition"), (tool.is_async, "async")) if flag]
     return ", ".join(parts)
 
 

@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..contracts.errors import UsageError
+from ..contracts.settings import NEEDS_APPROVAL
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.context import Environment
 from ..runtime.loader import Runtime
@@ -110,7 +111,7 @@ def run_test_command(
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
     else:
-        _print_result(out, name, arguments, entry.skill, result, needs_approval=entry.needs_approval)
+        _print_result(out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL])
     return 1 if result.is_error else 0
 
 

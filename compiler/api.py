@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..contracts.settings import SettingValues
 from .cache import CACHE_DIR, load_cache, write_cache
 from .config import locate_config, read_config
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .report import Reporter
-from .sources import IndexStats, index_sources, read_sources
-from .types import AgentInfo, Config, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, ToolSettings
+from .source_tree import read_sources
+from .sources import IndexStats, index_sources
+from .types import AgentInfo, Config, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo
 
 __all__ = ["CompileReport", "compile_project", "report_to_dict"]
 
@@ -77,7 +79,7 @@ class CachedReport(NamedTuple):
 
 
 #: What the report cache may hold (``cache.load_cache`` loads nothing else).
-_REPORT_TYPES = (AgentInfo, CachedReport, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, ToolSettings)
+_REPORT_TYPES = (AgentInfo, CachedReport, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, SettingValues)
 
 
 def compile_project(
@@ -274,16 +276,7 @@ def report_to_dict(report: CompileReport) -> dict[str, object]:
                 if tool.output_model is None
                 else f"{tool.output_model.module}.{tool.output_model.qualname}",
                 "is_async": tool.is_async,
-                "settings": {
-                    "timeout": tool.settings.timeout,
-                    "retries": tool.settings.retries,
-                    "strict": tool.settings.strict,
-                    "needs_approval": tool.settings.needs_approval,
-                    "required": tool.settings.required,
-                    "has_condition": tool.settings.has_condition,
-                    "metadata": dict(tool.settings.metadata),
-                    "voice": list(tool.settings.voice),
-                },
+                "settings": {**tool.settings.to_json(), "has_condition": tool.has_condition},
             }
             for tool in report.tools
         ],

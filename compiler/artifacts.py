@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..contracts.settings import STRICT
 from .bundle import (
     closure,
     condition_module_name,
@@ -239,7 +240,7 @@ def _build_tool(
     if input_schema is None:
         input_schema = EMPTY_INPUT
     parameters = input_schema
-    if tool.settings.strict:
+    if tool.settings[STRICT]:
         strict = strict_schema(dict(input_schema))
         if isinstance(strict, str):
             findings.append(

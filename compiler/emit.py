@@ -22,6 +22,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..contracts.manifest import (
+    AgentEntry,
+    CompilerEntry,
+    ConditionEntry,
+    Definition,
+    EntryPoint,
+    Manifest,
+    SchemaPaths,
+    SkillEntry,
+    SourceEntry,
+    ToolEntry,
+    WarningEntry,
+)
+from ..contracts.settings import STRICT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
 from ..contracts.version import __version__
 from .output import Fingerprint, check_output_folder, remove_leftovers, retired_prefix, staging_prefix
@@ -76,72 +90,59 @@ def _manifest(
     tools: Sequence[EmittedTool],
     warnings: Sequence[Diagnostic],
     digest: str,
-) -> dict[str, object]:
-    def tool_entry(tool: EmittedTool) -> dict[str, object]:
+) -> Manifest:
+    def tool_entry(tool: EmittedTool) -> ToolEntry:
         info, folder = tool.info, f"tools/{tool.info.name}"
-        settings = info.settings
-        return {
-            "name": info.name,
-            "skill": info.skill,
-            "description": info.description,
-            "form": info.form,
-            "source": {"path": info.source.path, "line": info.source.line},
-            "definition": {"module": info.module, "qualname": info.qualname},
-            "entry": {"module": tool.entry_module, "qualname": "tool"},
-            "bundle": f"{folder}/bundle.zip",
-            "sha256": _sha256(tool.archive),
-            "schema": {
-                "tool": f"{folder}/tool.json",
-                "input": f"{folder}/input.schema.json",
-                "output": f"{folder}/output.schema.json" if tool.output_schema is not None else None,
-            },
-            "timeout": settings.timeout,
-            "retries": settings.retries,
-            "strict": settings.strict,
-            "needs_approval": settings.needs_approval,
-            "required": settings.required,
-            "has_condition": settings.has_condition,
-            "metadata": dict(settings.metadata),
-            "voice": list(settings.voice),
-            "is_async": info.is_async,
-            "requirements": list(tool.requirements),
-        }
+        return ToolEntry(
+            name=info.name,
+            skill=info.skill,
+            description=info.description,
+            form=info.form,
+            source=SourceEntry(path=info.source.path, line=info.source.line),
+            definition=Definition(module=info.module, qualname=info.qualname),
+            entry=EntryPoint(module=tool.entry_module, qualname="tool"),
+            bundle=f"{folder}/bundle.zip",
+            sha256=_sha256(tool.archive),
+            schemas=SchemaPaths(
+                tool=f"{folder}/tool.json",
+                input=f"{folder}/input.schema.json",
+                output=f"{folder}/output.schema.json" if tool.output_schema is not None else None,
+            ),
+            settings=info.settings,
+            has_condition=info.has_condition,
+            is_async=info.is_async,
+            requirements=tool.requirements,
+        )
 
-    def skill_entry(skill: EmittedSkill) -> dict[str, object]:
+    def skill_entry(skill: EmittedSkill) -> SkillEntry:
         condition = None
-        if skill.archive is not None:
-            condition = {
-                "bundle": f"skills/{skill.info.name}/condition.zip",
-                "sha256": _sha256(skill.archive),
-                "entry": {"module": skill.entry_module, "qualname": "condition"},
-            }
-        return {
-            "name": skill.info.name,
-            "description": skill.info.description,
-            "context": skill.info.context,
-            "tools": list(skill.info.tools),
-            "source": {"path": skill.info.source.path, "line": skill.info.source.line},
-            "condition": condition,
-        }
+        if skill.archive is not None and skill.entry_module is not None:
+            condition = ConditionEntry(
+                bundle=f"skills/{skill.info.name}/condition.zip",
+                sha256=_sha256(skill.archive),
+                entry=EntryPoint(module=skill.entry_module, qualname="condition"),
+            )
+        return SkillEntry(
+            name=skill.info.name,
+            description=skill.info.description,
+            context=skill.info.context,
+            tools=skill.info.tools,
+            source=SourceEntry(path=skill.info.source.path, line=skill.info.source.line),
+            condition=condition,
+        )
 
-    return {
-        "format": MANIFEST_FORMAT,
-        "compiler": {"name": "skillc", "version": __version__},
-        "source_digest": digest,
-        "agent": {"name": agent.name, "persona": agent.persona, "skills": list(agent.skills)},
-        "skills": [skill_entry(skill) for skill in skills],
-        "tools": [tool_entry(tool) for tool in tools],
-        "warnings": [
-            {
-                "code": item.code,
-                "message": item.message,
-                "path": item.path,
-                "line": item.line,
-                "column": item.col + 1,
-            }
+    return Manifest(
+        format=MANIFEST_FORMAT,
+        compiler=CompilerEntry(name="skillc", version=__version__),
+        source_digest=digest,
+        agent=AgentEntry(name=agent.name, persona=agent.persona, skills=agent.skills),
+        skills=tuple(skill_entry(skill) for skill in skills),
+        tools=tuple(tool_entry(tool) for tool in tools),
+        warnings=tuple(
+            WarningEntry(code=item.code, message=item.message, path=item.path, line=item.line, column=item.col + 1)
             for item in warnings
-        ],
-    }
+        ),
+    )
 
 
 def _exchange(first: Path, second: Path) -> bool:
@@ -201,13 +202,13 @@ def emit_dist(
                 "name": tool.info.name,
                 "description": tool.info.description,
                 "parameters": tool.parameters,
-                "strict": tool.info.settings.strict,
+                "strict": tool.info.settings[STRICT],
             }
             _write(folder / "tool.json", json_bytes(definition))
         for skill in skills:
             if skill.archive is not None:
                 _write(staging / "skills" / skill.info.name / "condition.zip", skill.archive)
-        _write(staging / MANIFEST, json_bytes(_manifest(agent, skills, tools, warnings, digest)))
+        _write(staging / MANIFEST, json_bytes(_manifest(agent, skills, tools, warnings, digest).document()))
         found = check(staging) if check is not None else []
         if any(item.severity is Severity.ERROR for item in found):
             shutil.rmtree(staging, ignore_errors=True)

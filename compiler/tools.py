@@ -9,37 +9,20 @@ here, before anything runs, in the words the SDK would use.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+import enum
+import functools
+import operator
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..contracts.docstrings import parse_docstring
-from ..contracts.spec import DEFAULT_RETRIES, DEFAULT_TIMEOUT, is_conventional_name, is_valid_name, reserved_name_error
+from ..contracts.settings import SETTINGS, InvalidSetting, Setting, SettingValues
+from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
 from .evaluate import Evaluator, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
-from .types import BinOp, Call, Const, Expr, FunctionInfo, ModelRef, Pos, Source, ToolInfo, ToolSettings
+from .types import BinOp, Call, Const, Expr, FunctionInfo, ModelRef, Pos, Source, ToolInfo
 
 __all__ = ["ToolDraft", "ToolReader", "tool_decorator"]
-
-#: How each literal setting is checked: whether a value is valid, what is expected, the default.
-_RULES: dict[str, tuple[Callable[[Any], bool], str, object]] = {
-    "timeout": (
-        lambda v: not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) and v > 0,
-        "a positive number of seconds",
-        float(DEFAULT_TIMEOUT),
-    ),
-    "retries": (
-        lambda v: not isinstance(v, bool) and isinstance(v, int) and v >= 0,
-        "a whole number >= 0",
-        DEFAULT_RETRIES,
-    ),
-    "strict": (lambda v: isinstance(v, bool), "True or False", False),
-    "needs_approval": (lambda v: isinstance(v, bool), "True or False", False),
-    "required": (lambda v: isinstance(v, bool), "True or False", False),
-    "metadata": (lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v), "a dict with string keys", {}),
-}
-_VOICE_FLAGS = ("NONE", "IGNORE_ON_ENTER", "DISALLOW_INTERRUPTION")
 
 
 @dataclass
@@ -177,6 +160,7 @@ class ToolReader:
             qualname=draft.qualname,
             source=Source(self.linker.path_of(draft.module), draft.pos.line, draft.pos.col),
             settings=settings,
+            has_condition=self._has_condition(draft),
             input_model=input_model,
             output_model=output_model,
             is_async=is_async,
@@ -322,76 +306,67 @@ class ToolReader:
         )
         return None
 
-    def _settings(self, draft: ToolDraft) -> ToolSettings | None:
-        """The execution settings, or ``None`` after reporting a value that cannot work."""
-        values: dict[str, object] = {}
+    def _settings(self, draft: ToolDraft) -> SettingValues | None:
+        """Every row of the settings table as the tool sets it, or ``None`` after reporting a value that cannot work."""
+        given: dict[str, object] = {}
         ok = True
-        for key, (valid, expected, default) in _RULES.items():
-            found = self.setting(draft, key)
+        for setting in SETTINGS:
+            found = self.setting(draft, setting.name)
             if found is None:
-                values[key] = default
                 continue
             module, expr = found
-            try:
-                value = self.values.value(module, expr)
-            except Unsupported:
+            value = self._setting_value(setting, module, expr)
+            if isinstance(value, _Reported):
+                ok = False
+                continue
+            given[setting.name] = value
+        return SettingValues.read(given) if ok else None
+
+    def _setting_value(self, setting: Setting[Any], module: str, expr: Expr) -> object:
+        """The plain value of one setting written as ``expr``, or ``_REPORTED`` after saying why it cannot work.
+
+        A literal (or a constant bound to one) is checked by the setting's rule; a setting
+        with a flag enum also takes members of that enum combined with ``|``.
+        """
+        if setting.flags is not None:
+            members = self._flag_members(setting.flags, module, expr)
+            if members is not None:
+                return setting.plain(functools.reduce(operator.or_, members, setting.flags(0)))
+        try:
+            value = self.values.value(module, expr)
+        except Unsupported:
+            if setting.flags is not None:
                 self.linker.report(
-                    "skill/dynamic-value",
-                    module,
-                    expr.pos,
-                    f"{key} must be a literal or a module-level constant bound to one",
-                    hint="the compiler reads settings without running your code",
+                    "skill/invalid-setting", module, expr.pos, f"{setting.name} must be {setting.expected}"
                 )
-                ok = False
-                continue
-            if not valid(value):
-                message = f"{key} must be {expected}, not {value!r}"
-                self.linker.report("skill/invalid-setting", module, expr.pos, message)
-                ok = False
-                continue
-            values[key] = float(value) if key == "timeout" else value  # type: ignore[arg-type]
-        voice = self._voice(draft)
-        if voice is None or not ok:
-            return None
-        return ToolSettings(
-            timeout=values["timeout"],  # type: ignore[arg-type]
-            retries=values["retries"],  # type: ignore[arg-type]
-            strict=values["strict"],  # type: ignore[arg-type]
-            needs_approval=values["needs_approval"],  # type: ignore[arg-type]
-            required=values["required"],  # type: ignore[arg-type]
-            metadata=values["metadata"],  # type: ignore[arg-type]
-            voice=voice,
-            has_condition=self._has_condition(draft),
-        )
-
-    def _voice(self, draft: ToolDraft) -> tuple[str, ...] | None:
-        found = self.setting(draft, "voice")
-        if found is None:
-            return ()
-        module, expr = found
-        flags: list[str] = []
-
-        def collect(item: Expr) -> bool:
-            if isinstance(item, BinOp) and item.op == "|":
-                return collect(item.left) and collect(item.right)
-            symbol = self.linker.resolve_expr(module, item)
-            if isinstance(symbol, ExternalSym) and symbol.qualname.startswith("skillc.ToolFlag."):
-                flag = symbol.qualname.rsplit(".", 1)[1]
-                if flag in _VOICE_FLAGS:
-                    if flag != "NONE":
-                        flags.append(flag.lower())
-                    return True
-            return False
-
-        if not collect(expr):
+                return _REPORTED
             self.linker.report(
-                "skill/invalid-setting",
+                "skill/dynamic-value",
                 module,
                 expr.pos,
-                "voice must be ToolFlag members combined with |",
+                f"{setting.name} must be a literal or a module-level constant bound to one",
+                hint="the compiler reads settings without running your code",
             )
-            return None
-        return tuple(sorted(set(flags)))
+            return _REPORTED
+        try:
+            return setting.plain(value)
+        except InvalidSetting as error:
+            self.linker.report("skill/invalid-setting", module, expr.pos, f"{error}, not {value!r}")
+            return _REPORTED
+
+    def _flag_members(self, flags: type[enum.Flag], module: str, expr: Expr) -> list[enum.Flag] | None:
+        """The members of ``flags`` that ``expr`` combines with ``|``, or ``None`` when it is anything else."""
+        prefix = f"skillc.{flags.__name__}."
+        if isinstance(expr, BinOp) and expr.op == "|":
+            left = self._flag_members(flags, module, expr.left)
+            right = self._flag_members(flags, module, expr.right)
+            return None if left is None or right is None else left + right
+        symbol = self.linker.resolve_expr(module, expr)
+        if isinstance(symbol, ExternalSym) and symbol.qualname.startswith(prefix):
+            member = flags.__members__.get(symbol.qualname.removeprefix(prefix))
+            if member is not None:
+                return [member]
+        return None
 
     def _has_condition(self, draft: ToolDraft) -> bool:
         if draft.cls is not None:

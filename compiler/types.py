@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple, TypeAlias
 
+from ..contracts.settings import SettingValues
+
 __all__ = [
     "AgentInfo",
     "BinOp",
@@ -43,7 +45,6 @@ __all__ = [
     "Source",
     "Subscript",
     "ToolInfo",
-    "ToolSettings",
     "ValueBinding",
 ]
 
@@ -349,20 +350,6 @@ class ModelRef:
 
 
 @dataclass(frozen=True)
-class ToolSettings:
-    """The execution settings of a tool, as the compiler read them."""
-
-    timeout: float = 60.0
-    retries: int = 0
-    strict: bool = False
-    needs_approval: bool = False
-    required: bool = False
-    metadata: Mapping[str, object] = field(default_factory=dict)
-    voice: tuple[str, ...] = ()
-    has_condition: bool = False
-
-
-@dataclass(frozen=True)
 class ToolInfo:
     """One tool the agent reaches, ready for schemas and bundling."""
 
@@ -373,7 +360,8 @@ class ToolInfo:
     module: str
     qualname: str
     source: Source
-    settings: ToolSettings
+    settings: SettingValues
+    has_condition: bool
     input_model: ModelRef | None
     output_model: ModelRef | None
     is_async: bool

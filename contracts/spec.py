@@ -11,8 +11,6 @@ from typing import Final
 
 __all__ = [
     "DEFAULT_CONDITION_TIMEOUT",
-    "DEFAULT_RETRIES",
-    "DEFAULT_TIMEOUT",
     "ENVIRONMENTS",
     "MANIFEST",
     "MANIFEST_FORMAT",
@@ -42,8 +40,6 @@ WINDOWS_DEVICE_NAMES: Final = frozenset(
     | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"}
 )
 
-DEFAULT_TIMEOUT: Final = 60.0
-DEFAULT_RETRIES: Final = 0
 DEFAULT_CONDITION_TIMEOUT: Final = 30.0
 ENVIRONMENTS: Final = ("sandbox", "production")
 #: The file in ``dist/`` that lists everything else, and the version of its shape: the

@@ -30,11 +30,12 @@ from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
+from ..contracts.settings import NEEDS_APPROVAL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
 from .results import CallRefused, ErrorType, ToolResult, refuse
-from .sdk import FunctionTool, Tool
+from .sdk import FunctionTool, Tool, settings_of
 from .serialize import (
     DEFAULT_MAX_OUTPUT_BYTES,
     SerializationFailure,
@@ -176,16 +177,16 @@ class _Call:
             refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
         arguments = parse_arguments(self.arguments)
         try:
-            loaded = await store.load_tool(self.name, entry.timeout)
+            loaded = await store.load_tool(self.name, entry.settings[TIMEOUT])
         except LoadError as error:
             logger.error("tool %r cannot run: %s", self.name, error)
             refuse("execution", f"The tool cannot run: {error}.")
         except TimeoutError:
-            refuse("timeout", f"The tool's code did not load within {entry.timeout:g} s.")
+            refuse("timeout", f"The tool's code did not load within {entry.settings[TIMEOUT]:g} s.")
         if loaded.input_schema is not None:
             arguments = remove_strict_nulls(arguments, loaded.input_schema)
         payload = self._validate(loaded, arguments)
-        if entry.needs_approval or loaded.tool.needs_approval:
+        if entry.settings[NEEDS_APPROVAL] or settings_of(loaded.tool)[NEEDS_APPROVAL]:
             await self._approve(arguments)
         value = await self._execute(loaded, payload)
         if loaded.tool.output_schema is None and _plain(value):
@@ -195,11 +196,11 @@ class _Call:
             store.pool,
             lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
             asynchronous=False,
-            timeout=entry.timeout,
+            timeout=entry.settings[TIMEOUT],
             capture=self.printed,
         )
         if outcome.timed_out:
-            refuse("serialization", f"Serializing the tool's result took longer than {entry.timeout:g} s.")
+            refuse("serialization", f"Serializing the tool's result took longer than {entry.settings[TIMEOUT]:g} s.")
         if isinstance(outcome.error, CallRefused):
             raise outcome.error
         if outcome.error is not None:  # a custom serializer of the tool's failed
@@ -263,26 +264,26 @@ class _Call:
     async def _execute(self, loaded: LoadedTool, payload: Any) -> Any:
         entry, tool = loaded.entry, loaded.tool
         context = dataclasses.replace(self.context, call_id=self.call_id, tool=self.name, skill=entry.skill)
-        tries = entry.retries + 1
+        tries = entry.settings[RETRIES] + 1
         outcome: Outcome[Any] = Outcome()
         asynchronous = _is_async(tool)
         for attempt in range(1, tries + 1):
             self.attempts = attempt
             if asynchronous:
-                outcome = await self._await(tool, payload, context, entry.timeout)
+                outcome = await self._await(tool, payload, context, entry.settings[TIMEOUT])
             else:
                 outcome = await invoke(
                     self.store.pool,
                     lambda: tool.execute(payload, context),
                     asynchronous=False,
-                    timeout=entry.timeout,
+                    timeout=entry.settings[TIMEOUT],
                     capture=self.printed,
                     context=context,
                 )
             if outcome.ok:
                 return outcome.value
             what = (
-                f"timed out after {entry.timeout:g} s"
+                f"timed out after {entry.settings[TIMEOUT]:g} s"
                 if outcome.error is None
                 else f"raised {describe_exception(outcome.error)}"
             )
@@ -299,7 +300,7 @@ class _Call:
                 )
         after = f" (after {tries} attempts)" if tries > 1 else ""
         if outcome.error is None:
-            refuse("timeout", f"The tool did not finish within {entry.timeout:g} s{after}.")
+            refuse("timeout", f"The tool did not finish within {entry.settings[TIMEOUT]:g} s{after}.")
         refuse("execution", f"The tool failed{after}: {describe_exception(outcome.error)}")
 
 

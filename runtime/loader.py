@@ -15,11 +15,12 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
 from ..contracts.spec import DEFAULT_CONDITION_TIMEOUT
 from .bundles import LoadError, ModuleSpace
 from .call import Approver, call_tool
 from .context import ToolContext
-from .manifest import Manifest, SkillEntry, ToolEntry, read_manifest
+from .distfiles import read_manifest
 from .offer import Offer, build_offer
 from .results import ToolResult
 from .serialize import DEFAULT_MAX_OUTPUT_BYTES

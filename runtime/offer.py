@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, TypeAlias
 
+from ..contracts.settings import REQUIRED
 from .capture import Capture
 from .context import ToolContext
 from .serialize import describe_exception
@@ -201,5 +202,5 @@ async def build_offer(store: DistStore, context: ToolContext, timeout: float) ->
             continue
         entry = store.tool_entry(name)
         assert entry is not None
-        offered.append(OfferedTool(name, entry.skill, definition, entry.required))
+        offered.append(OfferedTool(name, entry.skill, definition, entry.settings[REQUIRED]))
     return Offer(tuple(offered), tuple(offered_skills), tuple(hidden))

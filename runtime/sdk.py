@@ -14,21 +14,19 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
-import math
 import types
 import typing
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Annotated, Any, TypeAlias, TypeVar, overload
+from typing import Annotated, Any, TypeAlias, TypeVar, Unpack, overload
 
 from pydantic import BaseModel, Field, create_model
 
 from ..contracts.docstrings import parse_docstring
 from ..contracts.errors import ToolDefinitionError
+from ..contracts.settings import SETTINGS, InvalidSetting, Setting, SettingValues, ToolFlag, ToolSettings
 from ..contracts.spec import (
-    DEFAULT_RETRIES,
-    DEFAULT_TIMEOUT,
     MAX_NAME_LENGTH,
     case_collision_error,
     folder_key,
@@ -46,21 +44,12 @@ __all__ = [
     "Tool",
     "ToolFlag",
     "function_input_model_name",
+    "settings_of",
     "tool",
 ]
 
 Condition: TypeAlias = Callable[[], bool | Awaitable[bool]]
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-class ToolFlag(enum.Flag):
-    """How a voice agent treats the tool; combine with ``|``."""
-
-    NONE = 0
-    #: Do not run the tool when the agent enters the conversation.
-    IGNORE_ON_ENTER = enum.auto()
-    #: The user cannot interrupt the agent while the tool runs.
-    DISALLOW_INTERRUPTION = enum.auto()
 
 
 class _Unset(enum.Enum):
@@ -81,12 +70,23 @@ def _is_model_class(value: object) -> bool:
     return isinstance(value, type) and issubclass(value, BaseModel)
 
 
+def _python_default(setting: Setting[Any]) -> object:
+    """A setting's default as a tool holds it: a flag enum member, a read-only mapping."""
+    if setting.flags is not None:
+        return setting.flags(0)
+    if isinstance(setting.default, dict):
+        return MappingProxyType(dict(setting.default))
+    return setting.default
+
+
 class Tool:
     """A function the model may call.
 
     Subclass it (the class form) or build it from keyword arguments (the object form).
-    The class attributes below are the tool's settings; ``execute`` does the work and
-    may be ``async``.  An optional ``condition()`` (sync or async) decides whether the
+    Besides ``name``, ``description`` and the schemas, every row of
+    ``skillc.contracts.settings.SETTINGS`` (``timeout``, ``retries``, ``needs_approval``,
+    ...) is a class attribute with its default and a keyword of ``Tool(...)``.
+    ``execute`` does the work and may be ``async``.  An optional ``condition()`` (sync or async) decides whether the
     tool is offered on a turn.
     """
 
@@ -94,18 +94,6 @@ class Tool:
     description: str = ""
     input_schema: type[BaseModel] | None = None
     output_schema: type[BaseModel] | None = None
-    #: Seconds one attempt of ``execute`` may take.
-    timeout: float = DEFAULT_TIMEOUT
-    #: Further attempts after an attempt that raised or timed out.
-    retries: int = DEFAULT_RETRIES
-    #: Send the strict variant of the input schema (OpenAI strict mode).
-    strict: bool = False
-    #: Ask a person before each call.
-    needs_approval: bool = False
-    #: The model must call this tool (``tool_choice`` when it is offered).
-    required: bool = False
-    metadata: Mapping[str, Any] = MappingProxyType({})
-    voice: ToolFlag = ToolFlag.NONE
 
     def __init__(
         self,
@@ -116,15 +104,13 @@ class Tool:
         execute: Callable[..., Any] | _Unset = _UNSET,
         condition: Condition | None | _Unset = _UNSET,
         output_schema: type[BaseModel] | None | _Unset = _UNSET,
-        timeout: float | _Unset = _UNSET,
-        retries: int | _Unset = _UNSET,
-        strict: bool | _Unset = _UNSET,
-        needs_approval: bool | _Unset = _UNSET,
-        required: bool | _Unset = _UNSET,
-        metadata: Mapping[str, Any] | _Unset = _UNSET,
-        voice: ToolFlag | _Unset = _UNSET,
+        **settings: Unpack[ToolSettings],
     ) -> None:
-        given = {
+        known = {setting.name for setting in SETTINGS}
+        for key in settings:
+            if key not in known:
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {key!r}")
+        given: dict[str, object] = {
             key: value
             for key, value in {
                 "name": name,
@@ -133,16 +119,10 @@ class Tool:
                 "execute": execute,
                 "condition": condition,
                 "output_schema": output_schema,
-                "timeout": timeout,
-                "retries": retries,
-                "strict": strict,
-                "needs_approval": needs_approval,
-                "required": required,
-                "metadata": metadata,
-                "voice": voice,
             }.items()
             if value is not _UNSET
         }
+        given.update(settings)
         if given and type(self) not in (Tool, FunctionTool):
             raise TypeError(
                 f"{type(self).__name__}() takes no settings as arguments: "
@@ -199,23 +179,28 @@ class Tool:
         condition = getattr(self, "condition", None)
         if condition is not None and not callable(condition):
             raise ToolDefinitionError(f"{where}: condition must be a function")
-        timeout = self.timeout
-        if (
-            isinstance(timeout, bool)
-            or not isinstance(timeout, int | float)
-            or not math.isfinite(timeout)
-            or timeout <= 0
-        ):
-            raise ToolDefinitionError(f"{where}: timeout must be a positive number of seconds")
-        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or self.retries < 0:
-            raise ToolDefinitionError(f"{where}: retries must be a whole number >= 0")
-        for flag in ("strict", "needs_approval", "required"):
-            if not isinstance(getattr(self, flag), bool):
-                raise ToolDefinitionError(f"{where}: {flag} must be True or False")
-        if not isinstance(self.metadata, Mapping) or not all(isinstance(key, str) for key in self.metadata):
-            raise ToolDefinitionError(f"{where}: metadata must be a mapping with string keys")
-        if not isinstance(self.voice, ToolFlag):
-            raise ToolDefinitionError(f"{where}: voice must be a ToolFlag")
+        try:
+            self._skillc_settings = SettingValues.read(
+                {setting.name: getattr(self, setting.name) for setting in SETTINGS}
+            )
+        except InvalidSetting as error:
+            raise ToolDefinitionError(f"{where}: {error}") from None
+
+
+for _setting in SETTINGS:
+    setattr(Tool, _setting.name, _python_default(_setting))
+
+
+def settings_of(tool: Tool) -> SettingValues:
+    """The plain value of every setting of ``tool``, as checked when it was built.
+
+    A plain function rather than a property, so that no name a tool's author might use
+    for an attribute of their own (``settings``) is taken.
+    """
+    found = tool.__dict__.get("_skillc_settings")
+    if isinstance(found, SettingValues):
+        return found
+    return SettingValues.read({setting.name: getattr(tool, setting.name) for setting in SETTINGS})
 
 
 def _is_context_annotation(annotation: object) -> bool:
@@ -253,13 +238,7 @@ class FunctionTool(Tool):
         description: str | None = None,
         condition: Condition | None = None,
         output_schema: type[BaseModel] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-        retries: int = DEFAULT_RETRIES,
-        strict: bool = False,
-        needs_approval: bool = False,
-        required: bool = False,
-        metadata: Mapping[str, Any] | None = None,
-        voice: ToolFlag = ToolFlag.NONE,
+        **settings: Unpack[ToolSettings],
     ) -> None:
         if not callable(function) or isinstance(function, Tool):
             raise ToolDefinitionError(f"@tool must decorate a function, not {function!r}")
@@ -275,13 +254,7 @@ class FunctionTool(Tool):
             execute=self._execute,
             condition=condition,
             output_schema=output_schema,
-            timeout=timeout,
-            retries=retries,
-            strict=strict,
-            needs_approval=needs_approval,
-            required=required,
-            metadata=MappingProxyType(dict(metadata or {})),
-            voice=voice,
+            **settings,
         )
 
     @staticmethod
@@ -334,13 +307,7 @@ def tool(
     description: str | None = None,
     condition: Condition | None = None,
     output_schema: type[BaseModel] | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    retries: int = DEFAULT_RETRIES,
-    strict: bool = False,
-    needs_approval: bool = False,
-    required: bool = False,
-    metadata: Mapping[str, Any] | None = None,
-    voice: ToolFlag = ToolFlag.NONE,
+    **settings: Unpack[ToolSettings],
 ) -> Callable[[_F], FunctionTool]: ...
 
 

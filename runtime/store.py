@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
+from ..contracts.settings import STRICT
 from .bundles import LoadError, ModuleSpace
 from .capture import Capture
-from .manifest import LinkedDistFile, Manifest, SkillEntry, ToolEntry, read_dist_file
+from .distfiles import LinkedDistFile, read_dist_file
 from .sdk import Tool
 from .serialize import describe_exception
 from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
@@ -198,7 +200,7 @@ class DistStore:
         if value.name != entry.name:
             raise LoadError(f"the bundle of {what} holds the tool {value.name!r}; recompile with `skill compile`")
         schema = None
-        if entry.strict:
+        if entry.settings[STRICT]:
             found = self._read_json(entry.schemas.input)
             if not isinstance(found, dict):
                 raise LoadError(f"{entry.schemas.input} holds no JSON object; recompile with `skill compile`")

@@ -33,9 +33,11 @@ from skillc.compiler.link import link_project
 from skillc.compiler.resolve import Linker
 from skillc.compiler.schema import function_schema, model_schema
 from skillc.compiler.schema_models import SchemaResult
-from skillc.compiler.sources import index_sources, read_sources
+from skillc.compiler.source_tree import read_sources
+from skillc.compiler.sources import index_sources
 from skillc.compiler.strict import strict_schema
 from skillc.compiler.types import Finding, Pos
+from skillc.contracts.settings import STRICT
 from skillc.runtime.sdk import FunctionTool
 
 FIXTURES = Path(__file__).parent / "schemas"
@@ -261,7 +263,7 @@ def _compile_example(root: Path, files: dict[str, str | bytes]) -> list[Finding]
             info = next(item for item in index.modules[tool.module].functions if item.name == tool.qualname)
             result = function_schema(linker, tool.module, info)
         findings.extend(result.findings)
-        if result.schema is not None and tool.settings.strict:
+        if result.schema is not None and tool.settings[STRICT]:
             strict = strict_schema(result.schema)
             if isinstance(strict, str):  # reported at the tool, as compiler/artifacts.py does
                 pos = Pos(tool.source.line, tool.source.col)

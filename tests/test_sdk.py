@@ -245,7 +245,7 @@ def _run(input: Any, ctx: ToolContext) -> None:
         ({"name": "ok", "execute": _run, "output_schema": OrderInput(order_id="x")}, "output_schema must be"),
         ({"name": "ok", "execute": _run, "metadata": [1]}, "metadata must be a mapping"),
         ({"name": "ok", "execute": _run, "condition": True}, "condition must be a function"),
-        ({"name": "ok", "execute": _run, "voice": 1}, "voice must be a ToolFlag"),
+        ({"name": "ok", "execute": _run, "voice": 1}, "voice must be ToolFlag members combined with"),
         ({"name": "ok", "execute": _run, "description": 3}, "description must be a string"),
     ],
 )

@@ -1,0 +1,215 @@
+"""The table of tool settings: each setting's name, type, default, rule and one-line doc, written once.
+
+Everything that knows about settings reads them from ``SETTINGS``:
+
+- the SDK gives ``Tool`` one class attribute per row and accepts each as a keyword of
+  ``Tool(...)`` and ``@tool(...)``, checked when a tool is built;
+- the compiler reads each from the source (a literal, a module-level constant bound to one,
+  or members of a flag enum combined with ``|``) and checks it with the same rule, so a
+  value is refused before anything runs in the words the SDK would use;
+- the manifest holds one key per row on each tool entry (``contracts.manifest``);
+- ``skill test`` shows the rows whose value is not the default.
+
+A value has two forms: as written in Python (a ``ToolFlag``, a mapping, an ``int`` timeout)
+and plain, what the manifest stores (JSON: a tuple of flag names, a dict, a ``float``).
+``Setting.plain`` turns the first into the second and accepts the second unchanged.  Adding
+a setting means adding a row here (and its keyword to ``ToolSettings``) and writing the
+code that acts on it; nothing else.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Generic, TypedDict, TypeVar
+
+__all__ = [
+    "DEFAULTS",
+    "METADATA",
+    "NEEDS_APPROVAL",
+    "REQUIRED",
+    "RETRIES",
+    "SETTINGS",
+    "STRICT",
+    "TIMEOUT",
+    "VOICE",
+    "InvalidSetting",
+    "Setting",
+    "SettingValues",
+    "ToolFlag",
+    "ToolSettings",
+]
+
+T = TypeVar("T")
+
+
+class ToolFlag(enum.Flag):
+    """How a voice agent treats the tool; combine with ``|``."""
+
+    NONE = 0
+    #: Do not run the tool when the agent enters the conversation.
+    IGNORE_ON_ENTER = enum.auto()
+    #: The user cannot interrupt the agent while the tool runs.
+    DISALLOW_INTERRUPTION = enum.auto()
+
+
+class InvalidSetting(ValueError):
+    """A setting's value breaks its rule; the message says what is expected, e.g. ``timeout must be ...``."""
+
+
+@dataclass(frozen=True, eq=False)
+class Setting(Generic[T]):
+    """One row of the table.  ``T`` is the type of the plain value."""
+
+    name: str
+    #: One line for users: what the setting does.
+    doc: str
+    #: The plain value a tool has when it does not set this.
+    default: T
+    #: What a valid value is, in the words of an error message: "must be <expected>".
+    expected: str
+    #: The plain value of a value as written in Python, or ``None`` when it breaks the rule.
+    convert: Callable[[object], T | None]
+    #: The flag enum whose members, combined with ``|``, are written for this setting.
+    flags: type[enum.Flag] | None = None
+    #: How ``skill test`` shows a value other than the default.
+    label: Callable[[T], str] | None = None
+
+    def plain(self, value: object) -> T:
+        """The plain form of ``value``; ``InvalidSetting`` when the rule refuses it."""
+        converted = self.convert(value)
+        if converted is None:
+            raise InvalidSetting(f"{self.name} must be {self.expected}")
+        return converted
+
+    def show(self, value: T) -> str:
+        """How ``skill test`` names this setting's value."""
+        return self.label(value) if self.label is not None else self.name.replace("_", " ")
+
+
+def _seconds(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+        return None
+    return float(value)
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _flag(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _string_keys(value: object) -> dict[str, Any] | None:
+    if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+        return None
+    return dict(value)
+
+
+_VOICE_NAMES: Final = {flag.name.lower(): flag for flag in ToolFlag if flag.name and flag is not ToolFlag.NONE}
+
+
+def _voice(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, ToolFlag):
+        return tuple(sorted(name for name, flag in _VOICE_NAMES.items() if flag in value))
+    if isinstance(value, list | tuple) and all(isinstance(item, str) and item in _VOICE_NAMES for item in value):
+        return tuple(sorted(set(value)))
+    return None
+
+
+TIMEOUT: Final = Setting[float](
+    "timeout",
+    "Seconds one attempt of execute may take.",
+    60.0,
+    "a positive number of seconds",
+    _seconds,
+    label=lambda value: f"timeout {value:g}s",
+)
+RETRIES: Final = Setting[int](
+    "retries",
+    "Further attempts after an attempt that raised or timed out.",
+    0,
+    "a whole number >= 0",
+    _count,
+    label=lambda value: f"retries {value}",
+)
+STRICT: Final = Setting[bool](
+    "strict", "Send the strict variant of the input schema (OpenAI strict mode).", False, "True or False", _flag
+)
+NEEDS_APPROVAL: Final = Setting[bool]("needs_approval", "Ask a person before each call.", False, "True or False", _flag)
+REQUIRED: Final = Setting[bool](
+    "required", "The model must call this tool (tool_choice when it is offered).", False, "True or False", _flag
+)
+METADATA: Final = Setting[dict[str, Any]](
+    "metadata",
+    "Free-form data for the host; skillc does not read it.",
+    {},
+    "a mapping with string keys",
+    _string_keys,
+    label=lambda value: f"metadata {sorted(value)}",
+)
+VOICE: Final = Setting[tuple[str, ...]](
+    "voice",
+    "How a voice agent treats the tool (ToolFlag members combined with |).",
+    (),
+    "ToolFlag members combined with |",
+    _voice,
+    flags=ToolFlag,
+    label=lambda value: "voice " + "|".join(value),
+)
+
+#: Every setting, in the order ``skill test`` shows them.
+SETTINGS: Final[tuple[Setting[Any], ...]] = (TIMEOUT, RETRIES, STRICT, NEEDS_APPROVAL, REQUIRED, METADATA, VOICE)
+
+
+class ToolSettings(TypedDict, total=False):
+    """The settings as keywords of ``Tool(...)`` and ``@tool(...)``, for type checkers (one key per row)."""
+
+    timeout: float
+    retries: int
+    strict: bool
+    needs_approval: bool
+    required: bool
+    metadata: Mapping[str, Any]
+    voice: ToolFlag
+
+
+@dataclass(frozen=True)
+class SettingValues:
+    """A tool's plain value of every setting, defaults filled in.
+
+    Built only by ``SettingValues.read``, which checks every value, so each value obeys its
+    row's rule.  ``values[TIMEOUT]`` is typed by the row.
+    """
+
+    values: dict[str, Any]
+
+    @classmethod
+    def read(cls, given: Mapping[str, object]) -> SettingValues:
+        """Check and convert the given values (by name); ``InvalidSetting`` names the first bad one."""
+        unknown = sorted(set(given) - {setting.name for setting in SETTINGS})
+        if unknown:
+            raise InvalidSetting(f"unknown setting {unknown[0]!r}")
+        return cls({setting.name: setting.plain(given.get(setting.name, setting.default)) for setting in SETTINGS})
+
+    def __getitem__(self, setting: Setting[T]) -> T:
+        value: T = self.values[setting.name]
+        return value
+
+    def __iter__(self) -> Iterator[tuple[Setting[Any], Any]]:
+        return ((setting, self.values[setting.name]) for setting in SETTINGS)
+
+    def changed(self) -> list[tuple[Setting[Any], Any]]:
+        """The settings whose value is not the default, in table order."""
+        return [(setting, value) for setting, value in self if value != setting.default]
+
+    def to_json(self) -> dict[str, Any]:
+        """The values as the manifest writes them."""
+        return {setting.name: list(value) if isinstance(value, tuple) else value for setting, value in self}
+
+
+#: The defaults, for a tool that sets nothing.
+DEFAULTS: Final = SettingValues.read({})
