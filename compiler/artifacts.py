@@ -28,7 +28,7 @@ from .bundle import (
     plan_files,
     write_archive,
 )
-from .emit import EmittedSkill, EmittedTool
+from .dist_files import EmittedSkill, EmittedTool, ToolFiles
 from .link import LinkResult
 from .probe import probe_bundle
 from .resolve import Linker
@@ -79,22 +79,16 @@ def _distributions() -> Mapping[str, list[str]]:
 
 
 class CachedTool(NamedTuple):
-    """A tool's artifacts as cached: what they were built from (``artifact_key``), everything
-    ``EmittedTool`` holds but the ``ToolInfo`` (a tuple: hundreds are loaded per compile),
-    and the findings met while building them."""
+    """A tool's artifacts as cached: what they were built from (``artifact_key``), its files,
+    and the findings met while building them (a tuple: hundreds are loaded per compile)."""
 
     key: str
-    archive: bytes
-    entry_module: str
-    requirements: tuple[str, ...]
-    input_schema: Mapping[str, Any]
-    parameters: Mapping[str, Any]
-    output_schema: Mapping[str, Any] | None
+    files: ToolFiles
     findings: tuple[Finding, ...]
 
 
 #: What the artifacts cache may hold (``cache.load_cache`` loads nothing else).
-CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos)
+CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos, ToolFiles)
 
 
 def artifact_key(linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import_schemas: bool) -> str:
@@ -143,17 +137,7 @@ def build_artifacts(
         known = cache.get(slot) if cache is not None and key is not None else None
         if isinstance(known, CachedTool) and known.key == key:
             findings.extend(known.findings)
-            tools.append(
-                EmittedTool(
-                    tool,
-                    known.archive,
-                    known.entry_module,
-                    known.requirements,
-                    known.input_schema,
-                    known.parameters,
-                    known.output_schema,
-                )
-            )
+            tools.append(EmittedTool(tool, known.files))
             continue
         before, resolved = len(findings), len(linker.findings)
         built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives, imported, notify)
@@ -166,16 +150,7 @@ def build_artifacts(
         if built is not None:
             tools.append(built)
             if cache is not None and key is not None:
-                cache[slot] = CachedTool(
-                    key,
-                    built.archive,
-                    built.entry_module,
-                    built.requirements,
-                    built.input_schema,
-                    built.parameters,
-                    built.output_schema,
-                    tuple(findings[before:]),
-                )
+                cache[slot] = CachedTool(key, built.files, tuple(findings[before:]))
     skills: list[EmittedSkill] = []
     for skill in linked.skills:
         if not skill.has_condition:
@@ -254,7 +229,9 @@ def _build_tool(
             )
             return None
         parameters = strict
-    return EmittedTool(tool, archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
+    return EmittedTool(
+        tool, ToolFiles(archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
+    )
 
 
 def _import_schemas(

@@ -17,10 +17,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..contracts.manifest import (
     AgentEntry,
@@ -38,41 +36,19 @@ from ..contracts.manifest import (
 from ..contracts.settings import STRICT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
 from ..contracts.version import __version__
+from .dist_files import EmittedSkill, EmittedTool
 from .output import Fingerprint, check_output_folder, remove_leftovers, retired_prefix, staging_prefix
-from .types import AgentInfo, Config, Diagnostic, Severity, SkillInfo, ToolInfo
+from .types import AgentInfo, Config, Diagnostic, Severity
 
 __all__ = [
     "MANIFEST",
     "MANIFEST_FORMAT",
-    "EmittedTool",
     "emit_dist",
     "json_bytes",
 ]
 
 #: Where a replaced ``dist/`` waits to be deleted, inside the project.
 TRASH_DIR = Path(".skill") / "trash"
-
-
-@dataclass(frozen=True)
-class EmittedTool:
-    """What ``dist/tools/<name>/`` holds for one tool."""
-
-    info: ToolInfo
-    archive: bytes
-    entry_module: str
-    requirements: tuple[str, ...]
-    input_schema: Mapping[str, Any]
-    parameters: Mapping[str, Any]
-    output_schema: Mapping[str, Any] | None
-
-
-@dataclass(frozen=True)
-class EmittedSkill:
-    """A skill, and the archive its ``condition()`` runs from, if it has one."""
-
-    info: SkillInfo
-    archive: bytes | None
-    entry_module: str | None
 
 
 def json_bytes(document: object) -> bytes:
@@ -92,7 +68,7 @@ def _manifest(
     digest: str,
 ) -> Manifest:
     def tool_entry(tool: EmittedTool) -> ToolEntry:
-        info, folder = tool.info, f"tools/{tool.info.name}"
+        info, files, folder = tool.info, tool.files, f"tools/{tool.info.name}"
         return ToolEntry(
             name=info.name,
             skill=info.skill,
@@ -100,18 +76,18 @@ def _manifest(
             form=info.form,
             source=SourceEntry(path=info.source.path, line=info.source.line),
             definition=Definition(module=info.module, qualname=info.qualname),
-            entry=EntryPoint(module=tool.entry_module, qualname="tool"),
+            entry=EntryPoint(module=files.entry_module, qualname="tool"),
             bundle=f"{folder}/bundle.zip",
-            sha256=_sha256(tool.archive),
+            sha256=_sha256(files.archive),
             schemas=SchemaPaths(
                 tool=f"{folder}/tool.json",
                 input=f"{folder}/input.schema.json",
-                output=f"{folder}/output.schema.json" if tool.output_schema is not None else None,
+                output=f"{folder}/output.schema.json" if files.output_schema is not None else None,
             ),
             settings=info.settings,
             has_condition=info.has_condition,
             is_async=info.is_async,
-            requirements=tool.requirements,
+            requirements=files.requirements,
         )
 
     def skill_entry(skill: EmittedSkill) -> SkillEntry:
@@ -193,15 +169,15 @@ def emit_dist(
     try:
         for tool in tools:
             folder = staging / "tools" / tool.info.name
-            _write(folder / "bundle.zip", tool.archive)
-            _write(folder / "input.schema.json", json_bytes(tool.input_schema))
-            if tool.output_schema is not None:
-                _write(folder / "output.schema.json", json_bytes(tool.output_schema))
+            _write(folder / "bundle.zip", tool.files.archive)
+            _write(folder / "input.schema.json", json_bytes(tool.files.input_schema))
+            if tool.files.output_schema is not None:
+                _write(folder / "output.schema.json", json_bytes(tool.files.output_schema))
             definition = {
                 "type": "function",
                 "name": tool.info.name,
                 "description": tool.info.description,
-                "parameters": tool.parameters,
+                "parameters": tool.files.parameters,
                 "strict": tool.info.settings[STRICT],
             }
             _write(folder / "tool.json", json_bytes(definition))

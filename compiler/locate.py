@@ -19,6 +19,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from .syntax_check import check_syntax
 from .types import Config, Pos
 
 __all__ = ["Locator"]
@@ -39,8 +40,6 @@ class Locator:
 
     def _parse(self, path: str) -> tuple[cst.Module, Mapping[cst.CSTNode, CodeRange]] | None:
         """The file's tree and positions, or ``None`` where it is no longer what was indexed."""
-        from .syntax_check import check_syntax
-
         file = self.root / path
         try:
             if not stat.S_ISREG(file.stat().st_mode):

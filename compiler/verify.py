@@ -18,7 +18,9 @@ __all__ = ["check_dist"]
 
 def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
     """Probe every bundle of a finished ``dist/`` folder; what does not import is a finding."""
-    jobs = [(folder / "tools" / tool.info.name / "bundle.zip", tool.entry_module, "tool") for tool in artifacts.tools]
+    jobs = [
+        (folder / "tools" / tool.info.name / "bundle.zip", tool.files.entry_module, "tool") for tool in artifacts.tools
+    ]
     conditions = [skill for skill in artifacts.skills if skill.archive is not None and skill.entry_module]
     jobs += [
         (folder / "skills" / skill.info.name / "condition.zip", skill.entry_module or "", "condition")
@@ -43,10 +45,10 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
         pairs = (
             (
                 "input",
-                tool.input_schema if tool.info.input_model or tool.info.form == "function" else None,
+                tool.files.input_schema if tool.info.input_model or tool.info.form == "function" else None,
                 probe.input_schema,
             ),
-            ("output", tool.output_schema, probe.output_schema),
+            ("output", tool.files.output_schema, probe.output_schema),
         )
         for which, static, imported in pairs:
             if static is not None and imported is not None and dict(static) != imported:

@@ -76,7 +76,7 @@ FORGE = textwrap.dedent(
     cache = load_cache(path, CACHE_TYPES)
     assert cache, "the attacker's own cache did not load"
     for slot, entry in list(cache.items()):
-        cache[slot] = entry._replace(archive=_poison(entry.archive))
+        cache[slot] = entry._replace(files=entry.files._replace(archive=_poison(entry.files.archive)))
     write_cache(path, cache)
     """
 )
