@@ -10,13 +10,16 @@ Each case folder holds a ``pyproject.toml``, a ``src/`` tree and an ``expected.j
       "skill_descriptions": {"orders": "Orders."},           optional, a subset
       "skills": [["orders", "src/agent.py:5"], ...],          optional, all skills in order
       "symlinks": {"src/skills/again": ".."},                optional, made in the copy
+      "calls": [{"tool": "lookup", "input": {"id": "A1"},    optional: each is run from the
+                 "output": "...", "error_type": null}],       bundle by `skill test --json`
       "xfail": "why the compiler does not do this yet"        optional
     }
 
 A diagnostic is ``path:line:column: severity[code]`` with the JSON report's 1-based
 ``line`` and ``column``, in the report's order (sorted by path, line, column).  A tool
 row is ``[name, skill, form, "path:line"]`` in the order the compiler reports the
-tools.  A case with ``xfail`` encodes what the compiler should report; it is a strict
+tools.  A call's ``output`` (the text the model would read) and ``error_type`` are compared
+exactly when given; ``output_contains`` checks a part of it.  A case with ``xfail`` encodes what the compiler should report; it is a strict
 expected failure until the compiler is fixed, and then must lose its ``xfail``.
 
 Each case is compiled in a copy under ``tmp_path``, so no ``.skill/`` cache is ever
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import RunSkill
 from skillc.compiler.api import compile_project, report_to_dict
 
 PROJECTS = Path(__file__).resolve().parent / "projects"
@@ -47,9 +51,11 @@ EXPECTED_KEYS = frozenset(
         "skill_descriptions",
         "skills",
         "symlinks",
+        "calls",
         "xfail",
     }
 )
+CALL_KEYS = frozenset({"tool", "input", "output", "output_contains", "error_type"})
 #: What a second compile may change: how long it took and how much came from the cache.
 VOLATILE_KEYS = frozenset({"timings", "stats", "dist"})
 #: Never copied into the temporary project: caches and outputs of earlier manual runs.
@@ -67,6 +73,7 @@ class Expected:
     skill_descriptions: dict[str, str]
     skills: list[list[str]] | None
     symlinks: dict[str, str]
+    calls: list[dict[str, Any]]
     xfail: str | None
 
 
@@ -88,6 +95,7 @@ def load_expected(case: str) -> Expected:
         skill_descriptions=dict(document.get("skill_descriptions", {})),
         skills=[list(row) for row in document["skills"]] if "skills" in document else None,
         symlinks=dict(document.get("symlinks", {})),
+        calls=[dict(call) for call in document.get("calls", [])],
         xfail=document.get("xfail"),
     )
 
@@ -164,6 +172,9 @@ def test_case_is_well_formed(case: str) -> None:
         assert len(row) == 4 and row[2] in ("class", "function", "object"), row
         assert (folder / row[3].partition(":")[0]).is_file(), row
     tools = {row[0] for row in expected.tools}
+    for call in expected.calls:
+        assert set(call) <= CALL_KEYS and {"tool", "input"} <= set(call), call
+        assert call["tool"] in tools, call
     assert set(expected.settings) <= tools
     assert set(expected.tool_descriptions) <= tools
 
@@ -205,3 +216,30 @@ def test_case_compiles_deterministically_from_the_cache(case: str, tmp_path: Pat
     stable_first = {key: value for key, value in first.items() if key not in VOLATILE_KEYS}
     stable_second = {key: value for key, value in second.items() if key not in VOLATILE_KEYS}
     assert stable_second == stable_first
+
+
+def _call_params() -> list[Any]:
+    params = []
+    for case in case_names():
+        expected = load_expected(case)
+        if expected.calls and not expected.xfail:
+            params.append(pytest.param(case, id=case))
+    return params
+
+
+@pytest.mark.parametrize("case", _call_params())
+def test_case_tools_run_from_their_bundles(case: str, tmp_path: Path, skill: RunSkill) -> None:
+    """A clean compile means the tool runs: each call goes through ``skill test``, as a user runs it."""
+    project = copy_case(case, tmp_path)
+    for call in load_expected(case).calls:
+        arguments = call["input"] if isinstance(call["input"], str) else json.dumps(call["input"])
+        done = skill("test", str(project), "--name", call["tool"], "--input", arguments, "--json")
+        assert "Traceback" not in done.stderr, done.stderr
+        result = json.loads(done.stdout)
+        where = f"{case}: {call['tool']}: {result}"
+        assert result["error_type"] == call.get("error_type"), where
+        assert done.code == (0 if call.get("error_type") is None else 1), where
+        if "output" in call:
+            assert result["output"] == call["output"], where
+        if "output_contains" in call:
+            assert call["output_contains"] in result["output"], where
