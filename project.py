@@ -18,6 +18,7 @@ context is built, so a server that builds one per request reads them once with
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from .compiler.api import CompileReport, compile_project
 from .contracts.errors import UserError
 from .runtime.call import Approver
 from .runtime.context import Environment, ToolContext
-from .runtime.envfile import load_env
+from .runtime.envfile import export_missing, load_env, with_process_env
 from .runtime.loader import Runtime, load_dist
 from .runtime.offer import Offer
 from .runtime.results import ToolResult
@@ -80,6 +81,7 @@ class Project:
         self.runtime = runtime
         #: The environment a context is built for unless it names another.
         self.environment: Environment = environment
+        export_missing(load_env(self.root, environment), os.environ)
 
     def __repr__(self) -> str:
         return f"<Project {self.root} ({self.environment}): {self.runtime!r}>"
@@ -90,8 +92,13 @@ class Project:
         return self.report.config.root
 
     def variables(self, environment: Environment | None = None) -> dict[str, str]:
-        """The variables of ``environment`` (the project's by default), read from its ``.env`` files now."""
-        return load_env(self.root, environment or self.environment)
+        """The variables of ``environment`` (the project's by default): its ``.env`` files, read now,
+        under the variables the shell set (which win, as with python-dotenv).
+
+        Opening the project also put the files' keys the shell did not set into ``os.environ``,
+        so that code reading ``os.getenv`` agrees with ``ctx.env``.
+        """
+        return with_process_env(load_env(self.root, environment or self.environment), os.environ)
 
     def context(
         self,

@@ -111,7 +111,9 @@ def run_test_command(
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
     else:
-        _print_result(out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL])
+        _print_result(
+            out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL] is not False
+        )
     return 1 if result.is_error else 0
 
 

@@ -152,7 +152,11 @@ def compile_project(
     dist_state = DIST_SKIPPED if not emit else DIST_NOT_WRITTEN
     imported: tuple[str, ...] = ()
     written: Fingerprint | None = previous.written if previous is not None and not emit else None
-    if not _has_errors(diagnostics) and linked.agent is not None:
+    if linked.agent is not None:
+        # Every tool that linked gets its schemas and bundle checked even when another has
+        # errors, so that one run reports every independent problem; without a dist/ to
+        # write, no archive is built.
+        writing = emit and not _has_errors(diagnostics)
         mark = time.perf_counter()
         from .artifacts import CACHE_TYPES, build_artifacts  # schemas and bundles: not needed on a cache hit
 
@@ -168,7 +172,7 @@ def compile_project(
             import_wanted=config.schema == "import",
             keys=keys,
             cache=cache if use_cache else None,
-            archives=emit,
+            archives=writing,
             notify=notify,
         )
         imported = artifacts.imported
@@ -180,7 +184,7 @@ def compile_project(
         diagnostics.extend(reporter.diagnostics(artifacts.findings))
         diagnostics[:] = dict.fromkeys(diagnostics)  # a finding of a shared model comes with each tool using it
         timings["artifacts"] = time.perf_counter() - mark
-        if emit and not _has_errors(diagnostics):
+        if writing and not _has_errors(diagnostics):
             mark = time.perf_counter()
             from .emit import emit_dist  # writing dist/: neither a check nor a cache hit needs it
 

@@ -180,6 +180,42 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/unknown-setting": CheckExamples(
+        valid=(Example(_GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": _agent("ping", "from tools import ping"),
+                    "tools.py": 'from skillc import tool\n\n@tool(lazy=True)\ndef ping(text: str) -> str:\n    """Echo."""\n    return text\n',
+                },
+                ("src/tools.py", 3, 11),
+            ),
+        ),
+    ),
+    "skill/tool-is-model": CheckExamples(
+        valid=(Example(_GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": _agent("Lookup()"),
+                    "tools.py": _tool('    name = "lookup"\n' + _SETTINGS + _EXECUTE, bases="Tool, BaseModel"),
+                },
+                ("src/tools.py", 7, 0),
+            ),
+        ),
+    ),
+    "skill/misspelled-setting": CheckExamples(
+        valid=(Example(_GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": _agent("Lookup()"),
+                    "tools.py": _tool('    name = "lookup"\n    timout = 5\n' + _SETTINGS + _EXECUTE),
+                },
+                ("src/tools.py", 9, 4),
+            ),
+        ),
+    ),
     "skill/duplicate-tool-name": CheckExamples(
         valid=(Example(_GOOD),),
         invalid=(

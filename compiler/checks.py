@@ -66,6 +66,21 @@ CHECKS: dict[str, Check] = {
             "A setting has a value that can never work (a timeout that is not positive, say).",
         ),
         _check(
+            "skill/unknown-setting",
+            Severity.ERROR,
+            "Tool(...) or @tool(...) is given a keyword it does not take; the hint names the closest one.",
+        ),
+        _check(
+            "skill/tool-is-model",
+            Severity.ERROR,
+            "A tool class also derives from pydantic's BaseModel, which cannot be loaded as a tool.",
+        ),
+        _check(
+            "skill/misspelled-setting",
+            Severity.WARNING,
+            "A tool class attribute is named almost like a setting, which then keeps its default.",
+        ),
+        _check(
             "skill/duplicate-tool-name",
             Severity.ERROR,
             "Two tools of the agent have the same name, or names that differ only in case.",

@@ -137,7 +137,7 @@ class _Walk:
                 arguments["name"].pos,
                 f"invalid agent name {name!r}: use letters, digits, '_' and '-' only",
             )
-        persona = self.reader.text(self.entry, arguments.get("persona"), "the agent's persona") or ""
+        persona = self.reader.text(self.entry, arguments.get("persona"), "the agent's persona", prose=True) or ""
         skills: list[str] = []
         for module, entry in self.entries(self.entry, arguments.get("skills"), "skills"):
             skill = self.skill(module, entry)
@@ -205,8 +205,11 @@ class _Walk:
         condition = arguments.get("condition")
         info = SkillInfo(
             name=name,
-            description=self.reader.text(skill_module, arguments.get("description"), "a skill's description") or "",
-            context=self.reader.text(skill_module, arguments.get("context"), "a skill's context") or "",
+            description=self.reader.text(
+                skill_module, arguments.get("description"), "a skill's description", prose=True
+            )
+            or "",
+            context=self.reader.text(skill_module, arguments.get("context"), "a skill's context", prose=True) or "",
             tools=tuple(tools),
             has_condition=condition is not None and not (isinstance(condition, Const) and condition.value is None),
             module=skill_module,

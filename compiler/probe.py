@@ -40,7 +40,7 @@ try:
     elif not callable(value):
         result = {"ok": False, "error": f"{attribute} is {type(value).__name__}, not a tool or condition"}
 except BaseException as error:
-    result = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+    result = {"ok": False, "error": f"{type(error).__name__}: {error}", "error_type": type(error).__name__}
 with open(answer, "w", encoding="utf-8") as stream:
     json.dump(result, stream)
 """
@@ -54,6 +54,8 @@ class Probe:
     error: str | None = None
     input_schema: Any = None
     output_schema: Any = None
+    #: The class name of the exception importing raised (``None`` when it did not get that far).
+    error_type: str | None = None
 
 
 def probe_bundle(archive: Path, entry: str, attribute: str, *, timeout: float = PROBE_TIMEOUT) -> Probe:
@@ -78,7 +80,8 @@ def probe_bundle(archive: Path, entry: str, attribute: str, *, timeout: float = 
             tail = finished.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no answer"]
             return Probe(False, f"the import process exited {finished.returncode}: {tail[0]}")
     if not result.get("ok"):
-        return Probe(False, str(result.get("error")))
+        error_type = result.get("error_type")
+        return Probe(False, str(result.get("error")), error_type=error_type if isinstance(error_type, str) else None)
     return Probe(True, None, result.get("input"), result.get("output"))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .evaluate import describe
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym
-from .tools import ToolDraft, tool_decorator
+from .tool_drafts import ToolDraft, tool_decorator
 from .types import Call, Const, Expr, ImportBinding, Pos, Ref
 
 __all__ = ["ToolEntries", "describe_entry"]

@@ -9,49 +9,19 @@ here, before anything runs, in the words the SDK would use.
 
 from __future__ import annotations
 
-import enum
-import functools
-import operator
-from dataclasses import dataclass
-from typing import Any, Literal
+import inspect
 
 from ..contracts.docstrings import parse_docstring
-from ..contracts.settings import SETTINGS, InvalidSetting, Setting, SettingValues
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
-from .evaluate import Evaluator, Unsupported
+from .evaluate import MISSING, Evaluator, Missing, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
-from .types import BinOp, Call, Const, Expr, FunctionInfo, ModelRef, Pos, Source, ToolInfo
+from .schema_enums import enum_member
+from .schema_types import is_model
+from .tool_drafts import ToolDraft, setting_of
+from .tool_settings import REPORTED, Reported, SettingsReader
+from .types import Const, Expr, ModelRef, Pos, Ref, Source, ToolInfo
 
-__all__ = ["ToolDraft", "ToolReader", "tool_decorator"]
-
-
-@dataclass
-class ToolDraft:
-    """A tool definition found in the project, before its settings are read."""
-
-    form: Literal["class", "function", "object"]
-    module: str
-    qualname: str
-    pos: Pos
-    cls: ClassSym | None = None
-    function: FunctionInfo | None = None
-    call: Call | None = None
-
-
-class _Reported:
-    """A setting that is given but unusable, whose diagnostic is already reported."""
-
-
-_REPORTED = _Reported()
-
-
-def tool_decorator(linker: Linker, module: str, function: FunctionInfo) -> Expr | None:
-    """The ``@tool`` or ``@tool(...)`` decorator of ``function``, if it has one."""
-    for decorator in function.decorators:
-        target = decorator.func if isinstance(decorator, Call) else decorator
-        if linker.is_sdk(module, target, "tool"):
-            return decorator
-    return None
+__all__ = ["ToolReader"]
 
 
 class ToolReader:
@@ -64,15 +34,32 @@ class ToolReader:
     def __init__(self, linker: Linker) -> None:
         self.linker = linker
         self.values = Evaluator(linker)
+        self.settings = SettingsReader(linker, self.values)
+
+    def setting(self, draft: ToolDraft, name: str) -> tuple[str, Expr] | None:
+        """Where a setting is given and its expression, for any form."""
+        return setting_of(self.linker, draft, name)
 
     def text(
-        self, module: str, expr: Expr | None, what: str, *, code_if_bad: str = "skill/dynamic-value"
+        self,
+        module: str,
+        expr: Expr | None,
+        what: str,
+        *,
+        code_if_bad: str = "skill/dynamic-value",
+        prose: bool = False,
     ) -> str | None:
-        """A literal string setting (of a tool, skill or agent), or ``None`` after reporting why it is not one."""
+        """A literal string setting (of a tool, skill or agent), or ``None`` after reporting why it is not one.
+
+        ``prose`` (a description, a context, a persona) is cleaned as ``inspect.cleandoc`` cleans a
+        docstring, so a triple-quoted text reaches the model without its source indentation.
+        """
         if expr is None:
             return None
         try:
-            value = self.values.value(module, expr)
+            value = self._enum_value(module, expr)
+            if isinstance(value, Missing):
+                value = self.values.value(module, expr)
         except Unsupported as error:
             self.linker.report(
                 code_if_bad,
@@ -87,24 +74,13 @@ class ToolReader:
                 "skill/invalid-setting", module, expr.pos, f"{what} must be a string, not {type(value).__name__}"
             )
             return None
-        return value
+        return inspect.cleandoc(value) if prose else value
 
-    def setting(self, draft: ToolDraft, name: str) -> tuple[str, Expr] | None:
-        """Where a setting is given and its expression, for any form."""
-        if draft.cls is not None:
-            found = self.linker.class_attribute(draft.cls, name)
-            if found is None or found[1].value is None:
-                return None
-            return found[0].module, found[1].value
-        if draft.call is not None:
-            value = draft.call.keyword(name)
-            return (draft.module, value) if value is not None else None
-        assert draft.function is not None
-        decorator = tool_decorator(self.linker, draft.module, draft.function)
-        if isinstance(decorator, Call):
-            value = decorator.keyword(name)
-            return (draft.module, value) if value is not None else None
-        return None
+    def _enum_value(self, module: str, expr: Expr) -> object:
+        """The value of ``SomeEnum.MEMBER.value`` (as running the code gives it), or ``MISSING`` for anything else."""
+        if not isinstance(expr, Ref) or not expr.dotted.endswith(".value"):
+            return MISSING
+        return enum_member(self.linker, module, Ref(expr.dotted.removesuffix(".value"), expr.pos))
 
     def name_pos(self, draft: ToolDraft) -> Pos:
         """Where the tool's name is given, or where the tool is when it is not."""
@@ -122,12 +98,13 @@ class ToolReader:
                 "Tool(...) takes keyword arguments only: name=, description=, execute=, ...",
             )
             ok = False
+        ok = self.settings.keywords_known(draft) and ok
         named = self._name(draft, ok)
         if named is None:
             return None
         name, ok = named
         description = self._description(draft)
-        if isinstance(description, _Reported):
+        if isinstance(description, Reported):
             ok = False  # not a literal: the dynamic-value error says so
         elif not description:
             self.linker.report(
@@ -148,7 +125,7 @@ class ToolReader:
                 "Tool should have an input_schema for type safety",
                 hint="set input_schema to a pydantic model; the model's arguments are validated against it",
             )
-        settings = self._settings(draft)
+        settings = self.settings.settings(draft)
         if settings is None or not ok or not callable_:
             return None
         return ToolInfo(
@@ -215,12 +192,12 @@ class ToolReader:
             )
         return name, ok
 
-    def _description(self, draft: ToolDraft) -> str | None | _Reported:
-        """The tool's description, ``None`` without one, ``_REPORTED`` when it is unreadable."""
+    def _description(self, draft: ToolDraft) -> str | None | Reported:
+        """The tool's description, ``None`` without one, ``REPORTED`` when it is unreadable."""
         found = self.setting(draft, "description")
         if found is not None:
-            text = self.text(found[0], found[1], "a tool's description")
-            return _REPORTED if text is None else text
+            text = self.text(found[0], found[1], "a tool's description", prose=True)
+            return REPORTED if text is None else text
         if draft.function is not None:
             return parse_docstring(draft.function.docstring).description or None
         return None
@@ -230,6 +207,16 @@ class ToolReader:
         linker = self.linker
         if draft.cls is not None:
             runs, is_async = True, False
+            if is_model(linker, draft.cls):
+                linker.report(
+                    "skill/tool-is-model",
+                    draft.module,
+                    draft.pos,
+                    f"tool class {draft.cls.info.name} is also a pydantic model, which the runtime cannot "
+                    "load as a tool (pydantic's class machinery does not survive bundling)",
+                    hint="derive the tool from Tool only; keep the model as its input_schema or as an attribute",
+                )
+                runs = False
             execute = linker.class_method(draft.cls, "execute")
             if execute is None:
                 linker.report(
@@ -304,68 +291,6 @@ class ToolReader:
             f"{setting} must name a pydantic model class",
             hint=f"set {setting} = SomeModel, a class deriving from pydantic.BaseModel",
         )
-        return None
-
-    def _settings(self, draft: ToolDraft) -> SettingValues | None:
-        """Every row of the settings table as the tool sets it, or ``None`` after reporting a value that cannot work."""
-        given: dict[str, object] = {}
-        ok = True
-        for setting in SETTINGS:
-            found = self.setting(draft, setting.name)
-            if found is None:
-                continue
-            module, expr = found
-            value = self._setting_value(setting, module, expr)
-            if isinstance(value, _Reported):
-                ok = False
-                continue
-            given[setting.name] = value
-        return SettingValues.read(given) if ok else None
-
-    def _setting_value(self, setting: Setting[Any], module: str, expr: Expr) -> object:
-        """The plain value of one setting written as ``expr``, or ``_REPORTED`` after saying why it cannot work.
-
-        A literal (or a constant bound to one) is checked by the setting's rule; a setting
-        with a flag enum also takes members of that enum combined with ``|``.
-        """
-        if setting.flags is not None:
-            members = self._flag_members(setting.flags, module, expr)
-            if members is not None:
-                return setting.plain(functools.reduce(operator.or_, members, setting.flags(0)))
-        try:
-            value = self.values.value(module, expr)
-        except Unsupported:
-            if setting.flags is not None:
-                self.linker.report(
-                    "skill/invalid-setting", module, expr.pos, f"{setting.name} must be {setting.expected}"
-                )
-                return _REPORTED
-            self.linker.report(
-                "skill/dynamic-value",
-                module,
-                expr.pos,
-                f"{setting.name} must be a literal or a module-level constant bound to one",
-                hint="the compiler reads settings without running your code",
-            )
-            return _REPORTED
-        try:
-            return setting.plain(value)
-        except InvalidSetting as error:
-            self.linker.report("skill/invalid-setting", module, expr.pos, f"{error}, not {value!r}")
-            return _REPORTED
-
-    def _flag_members(self, flags: type[enum.Flag], module: str, expr: Expr) -> list[enum.Flag] | None:
-        """The members of ``flags`` that ``expr`` combines with ``|``, or ``None`` when it is anything else."""
-        prefix = f"skillc.{flags.__name__}."
-        if isinstance(expr, BinOp) and expr.op == "|":
-            left = self._flag_members(flags, module, expr.left)
-            right = self._flag_members(flags, module, expr.right)
-            return None if left is None or right is None else left + right
-        symbol = self.linker.resolve_expr(module, expr)
-        if isinstance(symbol, ExternalSym) and symbol.qualname.startswith(prefix):
-            member = flags.__members__.get(symbol.qualname.removeprefix(prefix))
-            if member is not None:
-                return [member]
         return None
 
     def _has_condition(self, draft: ToolDraft) -> bool:

@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULTS",
     "METADATA",
     "NEEDS_APPROVAL",
+    "PER_CALL",
     "REQUIRED",
     "RETRIES",
     "SETTINGS",
@@ -76,6 +77,9 @@ class Setting(Generic[T]):
     flags: type[enum.Flag] | None = None
     #: How ``skill test`` shows a value other than the default.
     label: Callable[[T], str] | None = None
+    #: Whether a function may be given instead of a value, decided per call (plain value ``PER_CALL``);
+    #: in the class form it is then a method of that name.
+    per_call: bool = False
 
     def plain(self, value: object) -> T:
         """The plain form of ``value``; ``InvalidSetting`` when the rule refuses it."""
@@ -112,6 +116,16 @@ def _string_keys(value: object) -> dict[str, Any] | None:
 _VOICE_NAMES: Final = {flag.name.lower(): flag for flag in ToolFlag if flag.name and flag is not ToolFlag.NONE}
 
 
+#: The plain value of a setting given as a function, which the runtime calls on each call.
+PER_CALL: Final = "per_call"
+
+
+def _approval(value: object) -> bool | str | None:
+    if isinstance(value, bool):
+        return value
+    return PER_CALL if callable(value) or value == PER_CALL else None
+
+
 def _voice(value: object) -> tuple[str, ...] | None:
     if isinstance(value, ToolFlag):
         return tuple(sorted(name for name, flag in _VOICE_NAMES.items() if flag in value))
@@ -139,7 +153,15 @@ RETRIES: Final = Setting[int](
 STRICT: Final = Setting[bool](
     "strict", "Send the strict variant of the input schema (OpenAI strict mode).", False, "True or False", _flag
 )
-NEEDS_APPROVAL: Final = Setting[bool]("needs_approval", "Ask a person before each call.", False, "True or False", _flag)
+NEEDS_APPROVAL: Final = Setting[bool | str](
+    "needs_approval",
+    "Ask a person before each call; a function (input, ctx) -> bool decides per call, and asks when it fails.",
+    False,
+    "True, False or a function of the input and the context",
+    _approval,
+    label=lambda value: "needs approval" + (" (decided per call)" if value == PER_CALL else ""),
+    per_call=True,
+)
 REQUIRED: Final = Setting[bool](
     "required", "The model must call this tool (tool_choice when it is offered).", False, "True or False", _flag
 )
@@ -171,7 +193,7 @@ class ToolSettings(TypedDict, total=False):
     timeout: float
     retries: int
     strict: bool
-    needs_approval: bool
+    needs_approval: bool | Callable[..., Any]
     required: bool
     metadata: Mapping[str, Any]
     voice: ToolFlag

@@ -30,7 +30,7 @@ from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
-from ..contracts.settings import NEEDS_APPROVAL, RETRIES, TIMEOUT
+from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
@@ -186,7 +186,7 @@ class _Call:
         if loaded.input_schema is not None:
             arguments = remove_strict_nulls(arguments, loaded.input_schema)
         payload = self._validate(loaded, arguments)
-        if entry.settings[NEEDS_APPROVAL] or settings_of(loaded.tool)[NEEDS_APPROVAL]:
+        if await self._needs_approval(entry.settings[NEEDS_APPROVAL], loaded.tool, payload, entry.settings[TIMEOUT]):
             await self._approve(arguments)
         value = await self._execute(loaded, payload)
         if loaded.tool.output_schema is None and _plain(value):
@@ -220,6 +220,32 @@ class _Call:
             "The arguments do not match the tool's input schema",
             "Validating the arguments",
         )
+
+    async def _needs_approval(self, compiled: bool | str, tool: Tool, payload: Any, timeout: float) -> bool:
+        """Whether a person must approve this call: the setting, or what its function says of these arguments.
+
+        A function that raises, times out or answers anything but ``True``/``False`` asks
+        for approval (fail closed).
+        """
+        decided = settings_of(tool)[NEEDS_APPROVAL]
+        if compiled is True or decided is True:
+            return True
+        if PER_CALL not in (compiled, decided):
+            return False
+        decide = getattr(tool, NEEDS_APPROVAL.name)
+        outcome = await invoke(
+            self.store.pool,
+            lambda: decide(payload, self.context),
+            asynchronous=inspect.iscoroutinefunction(decide),
+            timeout=timeout,
+            capture=self.printed,
+            context=self.context,
+        )
+        if outcome.error is None and not outcome.timed_out and isinstance(outcome.value, bool):
+            return outcome.value
+        why = "timed out" if outcome.timed_out else describe_exception(outcome.error) if outcome.error else "no bool"
+        logger.warning("needs_approval of tool %r failed (%s): asking for approval", self.name, why)
+        return True
 
     async def _approve(self, arguments: dict[Any, Any]) -> None:
         approver = self.approver

@@ -13,13 +13,14 @@ names the file and line but never repeats the line.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Final
 
 from ..contracts.errors import ConfigError, UsageError
 from ..contracts.spec import ENVIRONMENTS
 
-__all__ = ["load_env", "parse_env"]
+__all__ = ["export_missing", "load_env", "parse_env", "shell_variables", "with_process_env"]
 
 _KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _EXPORT: Final = re.compile(r"export[ \t]+")
@@ -164,3 +165,34 @@ def load_env(project_root: Path, environment: str) -> dict[str, str]:
         raise UsageError(f"environment must be one of {', '.join(ENVIRONMENTS)}, not {environment!r}")
     root = Path(project_root)
     return {**_read(root / ".env"), **_read(root / f".env.{environment}")}
+
+
+#: The variables ``export_missing`` put into ``os.environ``, with their values: not the shell's.
+_EXPORTED: dict[str, str] = {}
+
+
+def shell_variables(process: Mapping[str, str]) -> dict[str, str]:
+    """The variables of ``process`` (``os.environ``) that the shell set, not a project's files."""
+    return {key: value for key, value in process.items() if _EXPORTED.get(key) != value}
+
+
+def with_process_env(variables: Mapping[str, str], process: Mapping[str, str]) -> dict[str, str]:
+    """What a tool sees as ``ctx.env``: the files' variables, and the shell's over them.
+
+    As with python-dotenv, a variable set in the shell wins over the same key in a file.
+    """
+    return {**variables, **shell_variables(process)}
+
+
+def export_missing(variables: Mapping[str, str], target: MutableMapping[str, str]) -> list[str]:
+    """Put into ``target`` (``os.environ``) each variable the shell did not set; the keys it set.
+
+    That is python-dotenv's ``load_dotenv()`` (``override=False``): SDK clients that read
+    ``os.getenv`` see the files' keys, and the shell's values stay.  A key a project's files
+    put there before is the files' too: the project opened last sets it.
+    """
+    shell = shell_variables(target)
+    added = [key for key in variables if key not in shell]
+    for key in added:
+        target[key] = _EXPORTED[key] = variables[key]
+    return added

@@ -84,7 +84,7 @@ def test_json_output_is_one_document(skill: RunSkill, tmp_path: Path) -> None:
         "related": [],
     }
     assert document["tools"][0]["entry"] == {"module": "tools", "qualname": "Lookup"}
-    assert set(document["timings"]) == {"config", "index", "link"}
+    assert set(document["timings"]) == {"config", "index", "link", "artifacts"}  # every stage runs despite errors
     assert document["dist"] == {"path": "dist", "state": "not written"}
 
 

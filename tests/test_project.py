@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from chat_support import copy_project
+from helpers import RunSkill, write_project
 from runtime_support import run
 from skillc.contracts.errors import UserError
 from skillc.project import CompileFailed, Project, approve_all, decline_all, open_project
@@ -66,11 +67,13 @@ def test_compile_errors_raise_compile_failed_with_the_report_and_load_nothing(tm
 def test_a_context_has_the_tool_skill_and_the_environment_files(desk: Path) -> None:
     with open_project(desk, environment="production") as project:
         assert project.environment == "production"
-        assert project.variables() == {"BACK_OFFICE": "on", "GREETING": "hello"}
-        assert project.variables("sandbox") == {"BACK_OFFICE": "off", "GREETING": "hello"}
+        files = ("BACK_OFFICE", "GREETING")
+        assert {key: project.variables()[key] for key in files} == {"BACK_OFFICE": "on", "GREETING": "hello"}
+        assert {key: project.variables("sandbox")[key] for key in files} == {"BACK_OFFICE": "off", "GREETING": "hello"}
         context = project.context(call_id="request-1", tool="refund")
         assert (context.call_id, context.tool, context.skill) == ("request-1", "refund", "back_office")
-        assert (context.environment, dict(context.env)) == ("production", {"BACK_OFFICE": "on", "GREETING": "hello"})
+        assert context.environment == "production"
+        assert {key: context.env[key] for key in files} == {"BACK_OFFICE": "on", "GREETING": "hello"}
         sandbox = project.context(environment="sandbox", user={"id": "u1"})
         assert (sandbox.environment, sandbox.env["BACK_OFFICE"]) == ("sandbox", "off")
         assert (sandbox.tool, sandbox.skill) == (None, None)
@@ -172,3 +175,51 @@ def test_skillc_testing_fails_the_test_with_the_compile_errors(tmp_path: Path) -
         load_project(project)
     assert isinstance(caught.value, AssertionError)
     assert str(caught.value).startswith("the project does not compile:\nsrc/agent.py:3:")
+
+
+ENV_AGENT = '''import os
+
+from skillc import Agent, Skill, ToolContext, tool
+
+
+@tool
+def show(key: str, ctx: ToolContext) -> dict[str, str | None]:
+    """Show what a tool sees of a variable."""
+    return {"ctx": ctx.env.get(key), "os": os.getenv(key)}
+
+
+agent = Agent(name="a", skills=[Skill(name="s", tools=[show])])
+'''
+
+
+@pytest.mark.parametrize(
+    ("environment", "key", "shell", "seen"),
+    [
+        ("sandbox", "FILE_ONLY", None, "from-file"),
+        ("production", "FILE_ONLY", None, "production-file"),
+        ("sandbox", "BOTH", "from-shell", "from-shell"),
+        ("sandbox", "SHELL_ONLY", "from-shell", "from-shell"),
+        ("sandbox", "NOWHERE", None, None),
+    ],
+)
+def test_ctx_env_and_os_environ_agree_and_the_shell_wins(
+    tmp_path: Path, skill: RunSkill, environment: str, key: str, shell: str | None, seen: str | None
+) -> None:
+    project = write_project(tmp_path / "p", {"agent.py": ENV_AGENT})
+    (project / ".env").write_text("FILE_ONLY=from-file\nBOTH=from-file\n")
+    (project / ".env.production").write_text("FILE_ONLY=production-file\n")
+    done = skill(
+        "test",
+        str(project),
+        "--name",
+        "show",
+        "--input",
+        json.dumps({"key": key}),
+        "-e",
+        environment,
+        "--json",
+        env={key: shell} if shell is not None else None,
+    )
+    assert done.code == 0, done.stderr
+    assert json.loads(json.loads(done.stdout)["output"]) == {"ctx": seen, "os": seen}
+    assert "from-file" not in done.stderr and "from-shell" not in done.stderr

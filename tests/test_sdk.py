@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 from skillc import Agent, Skill, Tool, ToolContext, ToolDefinitionError, ToolFlag, tool
 from skillc.contracts.docstrings import parse_docstring
+from skillc.contracts.settings import NEEDS_APPROVAL, PER_CALL
+from skillc.runtime.sdk import settings_of
 
 
 class OrderInput(BaseModel):
@@ -368,3 +370,18 @@ def test_google_docstrings_round_trip(summary: str, args: dict[str, str]) -> Non
     parsed = parse_docstring("\n".join(lines))
     assert parsed.description == summary
     assert parsed.args == args
+
+
+def test_needs_approval_may_be_a_function_decided_per_call() -> None:
+    def large(input: Any, ctx: Any) -> bool:
+        return bool(input.amount > 100)
+
+    @tool(needs_approval=large)
+    def transfer(amount: float) -> str:
+        """Transfer."""
+        return "ok"
+
+    assert transfer.needs_approval is large
+    assert settings_of(transfer)[NEEDS_APPROVAL] == PER_CALL
+    with pytest.raises(ToolDefinitionError, match="needs_approval must be True, False or a function"):
+        Tool(name="ok", execute=_run, needs_approval="sometimes")

@@ -1,0 +1,56 @@
+"""A tool definition found in the project, and where each of its settings is written.
+
+The three forms write settings in three places: class attributes (along the bases), the
+keywords of ``@tool(...)``, the keywords of ``Tool(...)``.  ``setting_of`` finds one for
+any form, so that what reads settings never asks which form it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .resolve import ClassSym, Linker
+from .types import Call, Expr, FunctionInfo, Pos
+
+__all__ = ["ToolDraft", "setting_of", "tool_decorator"]
+
+
+@dataclass
+class ToolDraft:
+    """A tool definition found in the project, before its settings are read."""
+
+    form: Literal["class", "function", "object"]
+    module: str
+    qualname: str
+    pos: Pos
+    cls: ClassSym | None = None
+    function: FunctionInfo | None = None
+    call: Call | None = None
+
+
+def tool_decorator(linker: Linker, module: str, function: FunctionInfo) -> Expr | None:
+    """The ``@tool`` or ``@tool(...)`` decorator of ``function``, if it has one."""
+    for decorator in function.decorators:
+        target = decorator.func if isinstance(decorator, Call) else decorator
+        if linker.is_sdk(module, target, "tool"):
+            return decorator
+    return None
+
+
+def setting_of(linker: Linker, draft: ToolDraft, name: str) -> tuple[str, Expr] | None:
+    """Where a setting is given and its expression, for any form."""
+    if draft.cls is not None:
+        found = linker.class_attribute(draft.cls, name)
+        if found is None or found[1].value is None:
+            return None
+        return found[0].module, found[1].value
+    if draft.call is not None:
+        value = draft.call.keyword(name)
+        return (draft.module, value) if value is not None else None
+    assert draft.function is not None
+    decorator = tool_decorator(linker, draft.module, draft.function)
+    if isinstance(decorator, Call):
+        value = decorator.keyword(name)
+        return (draft.module, value) if value is not None else None
+    return None
