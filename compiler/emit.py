@@ -3,7 +3,7 @@
 Everything is written into a fresh folder beside ``dist/`` and swapped in only when
 all of it succeeded, so a compile that fails or is killed leaves the previous
 ``dist/`` as it was; tools that disappeared from the project disappear from ``dist/``
-with it.  The output depends only on the sources: JSON with sorted keys, archives
+with it.  The output depends only on the sources: JSON in a fixed key order, archives
 with fixed dates, no timestamps anywhere.
 """
 
@@ -51,9 +51,10 @@ __all__ = [
 TRASH_DIR = Path(".skill") / "trash"
 
 
-def json_bytes(document: object) -> bytes:
-    """The one JSON form of everything in ``dist/``: sorted keys, two-space indent."""
-    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+def json_bytes(document: object, *, sort_keys: bool = True) -> bytes:
+    """The one JSON form of everything in ``dist/``: two-space indent, keys sorted unless
+    ``sort_keys`` is false (schemas and tool.json keep pydantic's order, as it wrote them)."""
+    return (json.dumps(document, indent=2, sort_keys=sort_keys, ensure_ascii=False) + "\n").encode()
 
 
 def _sha256(data: bytes) -> str:
@@ -170,9 +171,9 @@ def emit_dist(
         for tool in tools:
             folder = staging / "tools" / tool.info.name
             _write(folder / "bundle.zip", tool.files.archive)
-            _write(folder / "input.schema.json", json_bytes(tool.files.input_schema))
+            _write(folder / "input.schema.json", json_bytes(tool.files.input_schema, sort_keys=False))
             if tool.files.output_schema is not None:
-                _write(folder / "output.schema.json", json_bytes(tool.files.output_schema))
+                _write(folder / "output.schema.json", json_bytes(tool.files.output_schema, sort_keys=False))
             definition = {
                 "type": "function",
                 "name": tool.info.name,
@@ -180,7 +181,7 @@ def emit_dist(
                 "parameters": tool.files.parameters,
                 "strict": tool.info.settings[STRICT],
             }
-            _write(folder / "tool.json", json_bytes(definition))
+            _write(folder / "tool.json", json_bytes(definition, sort_keys=False))
         for skill in skills:
             if skill.archive is not None:
                 _write(staging / "skills" / skill.info.name / "condition.zip", skill.archive)

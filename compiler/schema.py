@@ -25,19 +25,37 @@ The subset translated:
   ``date``, ``time``, ``timedelta``, ``UUID``, ``Decimal``, ``Any``; ``Optional``,
   ``Union``, ``X | Y``, ``Literal`` (of literals and enum members); ``list``/``List``/
   ``Sequence``, ``set``/``Set``, ``frozenset``/``FrozenSet``, ``tuple``/``Tuple`` (``T,
-  ...``, fixed, empty), ``dict``/``Dict`` with ``str`` keys; project enums (plain, ``str``
-  or ``int`` mixins, ``IntEnum``, ``StrEnum``) and project models (nested, shared,
-  recursive, inherited); module-level aliases; quoted forward references;
+  ...``, fixed, empty), ``dict``/``Dict`` with ``str``, ``int``, ``float``, ``UUID``,
+  ``Literal``, enum or constrained-string keys; project enums (plain, ``str`` or ``int``
+  mixins, ``IntEnum``, ``StrEnum``, values from ``enum.auto()``) and project models
+  (nested, shared, recursive, inherited); module-level aliases; quoted forward references;
+- the named types of ``schema_named``: URLs and DSNs (``AnyUrl``, ``HttpUrl``, ...),
+  ``EmailStr``/``NameEmail``, ``SecretStr``/``SecretBytes``, ``Path``/``FilePath``/
+  ``DirectoryPath``/``NewPath``, ``ipaddress`` and pydantic's ``IPvAny*`` types, ``UUID1``..
+  ``UUID8``, base64 strings, past/future/aware/naive dates, the ``Strict*`` types and the
+  constrained aliases (``PositiveInt``, ``NonNegativeFloat``, ...); ``Json``/``Json[T]``;
+- ``conint``/``confloat``/``condecimal``/``constr``/``conbytes``/``conlist``/``conset``/
+  ``confrozenset``/``condate()``; in ``Annotated``, ``annotated_types``' ``Gt``, ``Ge``,
+  ``Lt``, ``Le``, ``MultipleOf``, ``MinLen``, ``MaxLen``, ``Len``, ``Interval``,
+  pydantic's ``StringConstraints``, ``Strict``, ``AllowInfNan``, ``FailFast``, and plain
+  values (ignored; on a ``@tool`` parameter a bare string is its description);
+- project ``TypedDict``s (``total=``, ``Required``, ``NotRequired``, inheritance),
+  ``NamedTuple``s and dataclasses (``dataclasses`` or ``pydantic.dataclasses``, with
+  ``dataclasses.field(default=..., default_factory=...)``) as fields (``schema_classes``);
+  discriminated unions of models by a ``Literal`` field (``Field(discriminator=...)``,
+  ``Discriminator("name")``);
 - ``Field(...)`` and ``Annotated[T, Field(...)]``: ``default`` (a literal, a constant
   bound to one, an enum member, or ``set()``-like builtins of literals),
-  ``default_factory`` (a name or a lambda), ``alias``, ``validation_alias`` (a string),
-  ``title``, ``description``, ``examples``, ``json_schema_extra`` (a literal dict),
-  ``deprecated``, ``ge``/``gt``/``le``/``lt``/``multiple_of``, ``min_length``/
-  ``max_length``, ``pattern``, and the schema-neutral ``strict``, ``allow_inf_nan``,
-  ``max_digits``, ``decimal_places``, ``fail_fast``, ``exclude``, ``repr``, ``frozen``,
-  ``validate_default``, ``serialization_alias``, ``alias_priority``;
+  ``default_factory`` (a name, ``list[int]``-like generics, or a lambda), ``alias``,
+  ``validation_alias`` (a string), ``title``, ``description``, ``examples``,
+  ``json_schema_extra`` (a literal dict), ``deprecated``, ``discriminator``,
+  ``ge``/``gt``/``le``/``lt``/``multiple_of``, ``min_length``/``max_length``, ``pattern``,
+  and the schema-neutral ``strict``, ``allow_inf_nan``, ``max_digits``, ``decimal_places``,
+  ``fail_fast``, ``exclude``, ``repr``, ``frozen``, ``validate_default``,
+  ``serialization_alias``, ``alias_priority``;
 - ``model_config`` (``ConfigDict(...)``, a dict literal, a constant, class keywords):
-  ``extra``, ``title``, ``json_schema_extra`` and the keys in ``_CONFIG_HARMLESS``;
+  ``extra``, ``title``, ``json_schema_extra``, ``use_attribute_docstrings`` (with the
+  docstrings under fields, ``schema_docs``) and the keys in ``_CONFIG_HARMLESS``;
   docstrings; ``ClassVar`` and private attributes (skipped, as pydantic does);
 - validators that leave the schema alone (``field_validator`` in ``after``, ``before``
   or ``wrap`` mode, ``model_validator``), serializers, ``computed_field``, methods.
@@ -47,9 +65,9 @@ is guessed, and ``[tool.skill] schema = "import"`` lets pydantic itself build th
 instead.  Nothing here raises for user code.
 
 Known limit: ``typing`` caches ``Optional[Literal[1, 2]]`` under a key equal to
-``Optional[Literal[2, 1]]``, so when a process spells one set of literals in two orders,
-pydantic lists them in the order of the first spelling it met; the compiler follows each
-annotation as written.
+``Optional[Literal[2, 1]]`` (and ``Union[A, B]`` under one equal to ``Union[B, A]``), so
+when a process spells one set of members in two orders, pydantic lists them in the order
+of the first spelling it met; the compiler follows each annotation as written.
 """
 
 from __future__ import annotations
@@ -95,7 +113,8 @@ def model_schema(linker: Linker, module: str, qualname: str) -> SchemaResult:
 def function_schema(linker: Linker, module: str, function: FunctionInfo) -> SchemaResult:
     """The schema of a ``@tool`` function's input, built as ``FunctionTool._input_model``
     builds it: one field per parameter but the context, described by the docstring's
-    ``Args:``, in a model named after the function with no config and no docstring."""
+    ``Args:`` (or, weaker, by a bare string in ``Annotated[T, "The city"]``), in a model
+    named after the function with no config and no docstring."""
     builder = SchemaBuilder(linker)
     docs = parse_docstring(function.docstring).args
     sources = []
@@ -112,8 +131,13 @@ def function_schema(linker: Linker, module: str, function: FunctionInfo) -> Sche
         if param.name.startswith("_"):
             builder.report(module, param.pos, f"parameter {param.name!r} starts with an underscore")
             continue
+        try:
+            note = builder.annotated_note(module, param.annotation)
+        except Unsupported as error:
+            builder.report_unsupported(error)
+            continue
         sources.append(
-            FieldSource(param.name, module, param.annotation, param.default, param.pos, docs.get(param.name))
+            FieldSource(param.name, module, param.annotation, param.default, param.pos, docs.get(param.name), note)
         )
     name = function_input_model_name(function.name)
     try:

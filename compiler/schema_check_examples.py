@@ -9,7 +9,7 @@ leaf, like ``checks``: it imports nothing of the compiler but ``types`` and
 
 from __future__ import annotations
 
-from .check_examples import AGENT_MODULE, CheckExamples
+from .check_projects import AGENT_MODULE, CheckExamples
 from .types import Example
 
 __all__ = ["SCHEMA_EXAMPLES"]
@@ -55,7 +55,7 @@ SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
                 {
                     "agent.py": AGENT_MODULE,
                     "tools.py": _model_tools(
-                        "    order_id: str\n    address: IPv4Address\n", imports="from ipaddress import IPv4Address\n"
+                        "    order_id: str\n    address: Fraction\n", imports="from fractions import Fraction\n"
                     ),
                 },
                 ("src/tools.py", 8, 13),

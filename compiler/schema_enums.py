@@ -8,10 +8,12 @@ makes the values depend on code (``__new__``, a decorator, members inherited) is
 
 from __future__ import annotations
 
+import typing
+
 from .evaluate import MISSING, Unsupported, describe
 from .resolve import ClassSym, ExternalSym, Linker
 from .schema_json import JsonDict, json_type_of, to_json
-from .types import Const, Expr, Pos, Ref
+from .types import Call, Const, Expr, Pos, Ref
 
 __all__ = ["enum_json", "enum_member", "enum_members", "enum_of", "is_enum"]
 
@@ -87,7 +89,10 @@ def enum_members(linker: Linker, cls: ClassSym) -> list[tuple[str, object]]:
     for binding in cls.info.attributes:
         if binding.annotation is not None or binding.name.startswith("_"):
             raise Unsupported(cls.module, binding.pos, f"{cls.info.name}.{binding.name} is not a plain enum member")
-        value = _member_value(cls.module, binding.value, mixin, binding.pos)
+        if _is_auto(linker, cls.module, binding.value):
+            value = _auto_value(linker, cls, binding.name, binding.value, [value for _, value in members])
+        else:
+            value = _member_value(cls.module, binding.value, mixin, binding.pos)
         members.append((binding.name, next((seen for _, seen in members if seen == value), value)))
     if not members:
         raise Unsupported(cls.module, cls.info.pos, f"enum {cls.info.name} has no members")
@@ -106,6 +111,30 @@ def _enum_mixin(linker: Linker, cls: ClassSym) -> type | None:
             raise Unsupported(cls.module, cls.info.pos, f"enum {cls.info.name} derives from {item.qualname}")
         mixin = mixin or _ENUM_BASES[item.qualname]
     return mixin
+
+
+def _is_auto(linker: Linker, module: str, expr: Expr | None) -> bool:
+    return isinstance(expr, Call) and linker.external_name(module, expr.func) == "enum.auto"
+
+
+def _auto_value(linker: Linker, cls: ClassSym, name: str, expr: Expr | None, before: list[object]) -> object:
+    """``enum.auto()``: the member's name in lower case for a ``StrEnum``, else the last
+    integer value plus one (1 first), as ``Enum._generate_next_value_`` gives it."""
+    assert isinstance(expr, Call)
+    if expr.args or expr.kwargs or cls.info.method("_generate_next_value_") is not None:
+        raise Unsupported(cls.module, expr.pos, f"enum.auto() in {cls.info.name} with arguments or a custom generator")
+    mixin = _enum_mixin(linker, cls)
+    if any(isinstance(item, ExternalSym) and item.qualname == "enum.StrEnum" for item in linker.mro(cls)):
+        return name.lower()
+    if mixin not in (None, int) or not all(type(value) is int for value in before):
+        raise Unsupported(cls.module, expr.pos, f"enum.auto() in {cls.info.name} after values that are not integers")
+    if not before:
+        return 1
+    last = before[-1]
+    assert isinstance(last, int)
+    if last != max(typing.cast("list[int]", before)):
+        raise Unsupported(cls.module, expr.pos, f"enum.auto() in {cls.info.name} after a smaller value than before")
+    return last + 1
 
 
 def _member_value(module: str, expr: Expr | None, mixin: type | None, pos: Pos) -> object:

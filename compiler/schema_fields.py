@@ -15,11 +15,11 @@ import math
 import re
 
 from .evaluate import MISSING, Evaluator, Unsupported, describe
-from .resolve import Linker
+from .resolve import FunctionSym, Linker
 from .schema_json import VALIDATIONS, Factory, FieldCall, Node, to_json
-from .types import Call, Const, Dynamic, Expr, Ref
+from .types import Call, Const, Dynamic, Expr, Ref, Subscript
 
-__all__ = ["FieldReader"]
+__all__ = ["DISCRIMINATOR", "FieldReader"]
 
 _FIELD = frozenset({"pydantic.Field", "pydantic.fields.Field"})
 # Constraints that change validation but not the schema, with the kinds pydantic applies
@@ -31,7 +31,31 @@ _SILENT = {
     "max_digits": {"decimal"},
     "decimal_places": {"decimal"},
     "fail_fast": {"list", "set", "tuple", "dict"},
+    "strip_whitespace": {"str"},
+    "to_lower": {"str"},
+    "to_upper": {"str"},
 }
+# annotated_types constraints of one bound, by the constraint pydantic maps each to.
+_ANNOTATED_TYPES = {
+    "annotated_types.Gt": "gt",
+    "annotated_types.Ge": "ge",
+    "annotated_types.Lt": "lt",
+    "annotated_types.Le": "le",
+    "annotated_types.MultipleOf": "multiple_of",
+    "annotated_types.MinLen": "min_length",
+    "annotated_types.MaxLen": "max_length",
+}
+_LEN = "annotated_types.Len"
+_INTERVAL = "annotated_types.Interval"
+_PYDANTIC_TYPES = ("pydantic", "pydantic.types")
+_PYDANTIC_METADATA = {
+    **{f"{module}.Strict": "strict" for module in _PYDANTIC_TYPES},
+    **{f"{module}.AllowInfNan": "allow_inf_nan" for module in _PYDANTIC_TYPES},
+    **{f"{module}.FailFast": "fail_fast" for module in _PYDANTIC_TYPES},
+}
+_STRING_CONSTRAINTS = frozenset(f"{module}.StringConstraints" for module in _PYDANTIC_TYPES)
+_STRING_KEYWORDS = ("min_length", "max_length", "strict", "strip_whitespace", "to_upper", "to_lower", "pattern")
+DISCRIMINATOR = frozenset(f"{module}.Discriminator" for module in _PYDANTIC_TYPES)
 _CONSTRAINTS = frozenset(name for pairs in VALIDATIONS.values() for name, _ in pairs) | frozenset(_SILENT)
 # Field() arguments that only change validation or serialization, never the schema.
 _FIELD_IGNORED = frozenset({"exclude", "repr", "frozen", "validate_default", "serialization_alias", "alias_priority"})
@@ -46,7 +70,13 @@ _FIELD_ATTRIBUTES = frozenset(
         "examples",
         "json_schema_extra",
         "deprecated",
+        "discriminator",
     }
+)
+# Generic collections a default_factory may be written as (``list[int]``).
+_FACTORY_GENERICS = frozenset(
+    {"builtins.list", "builtins.dict", "builtins.set", "builtins.frozenset", "builtins.tuple"}
+    | {f"{module}.{name}" for module in ("typing", "typing_extensions") for name in ("List", "Dict", "Set")}
 )
 # Regular expression syntax that pydantic's Rust regex engine refuses at model creation.
 _RUST_REGEX_GAPS = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\\[1-9]|[*+?}][+]")
@@ -93,12 +123,21 @@ class FieldReader:
     def is_field_call(self, module: str, expr: Expr) -> bool:
         return isinstance(expr, Call) and self.linker.external_name(module, expr.func) in _FIELD
 
-    def field_call(self, module: str, expr: Expr) -> FieldCall:
-        """Read a ``Field(...)``; anything else in ``Annotated`` leaves the subset."""
-        if not isinstance(expr, Call) or not self.is_field_call(module, expr):
+    def field_call(self, module: str, expr: Expr, force: bool = False) -> FieldCall:
+        """Read a ``Field(...)`` (or, with ``force``, any call as one); pydantic's known metadata
+        in ``Annotated`` is read as the ``Field`` it stands for, anything else leaves the subset."""
+        if not isinstance(expr, Call) or not (force or self.is_field_call(module, expr)):
             if isinstance(expr, Const) and not isinstance(expr.value, type(...)):
                 return FieldCall({}, [])  # pydantic ignores plain values
-            raise Unsupported(module, expr.pos, f"Annotated metadata {describe(expr)} is not Field(...)")
+            found = self.metadata_call(module, expr)
+            if found is None:
+                raise Unsupported(
+                    module,
+                    expr.pos,
+                    f"Annotated metadata {describe(expr)} is not Field(...), an annotated_types constraint, "
+                    "StringConstraints(...) or Discriminator(...)",
+                )
+            return found
         if expr.has_star or len(expr.args) > 1:
             raise Unsupported(module, expr.pos, "Field(...) takes one positional argument, the default")
         attributes: dict[str, object] = {}
@@ -122,9 +161,69 @@ class FieldReader:
                 raise Unsupported(module, value.pos, f"Field({name}=...) is outside the static subset")
         return FieldCall(attributes, constraints)
 
+    def metadata_call(self, module: str, expr: Expr) -> FieldCall | None:
+        """``Gt(0)``, ``Len(1, 5)``, ``Interval(...)``, ``Strict()``, ``StringConstraints(...)``
+        or ``Discriminator("kind")`` in ``Annotated``, as pydantic's known metadata; else ``None``."""
+        target = expr.func if isinstance(expr, Call) else expr
+        name = self.linker.external_name(module, target) or ""
+        if name in _PYDANTIC_METADATA and not isinstance(expr, Call):  # Annotated[int, Strict]
+            return FieldCall({}, [(_PYDANTIC_METADATA[name], True, expr)])
+        if not isinstance(expr, Call):
+            return None
+        if expr.has_star:
+            raise Unsupported(module, expr.pos, f"{describe(expr)} with * or ** arguments")
+        if name in DISCRIMINATOR:
+            given = expr.args[0] if expr.args else expr.keyword("discriminator")
+            if not isinstance(given, Const | Ref) or isinstance(self.linker.resolve_expr(module, given), FunctionSym):
+                raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name (a function or Tag)")
+            value = self.call_arguments(module, expr, ("discriminator",), ("custom_error_type",)).get("discriminator")
+            if not isinstance(value, str):
+                raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name (a function or Tag)")
+            return FieldCall({"discriminator": value}, [])
+        if name in _ANNOTATED_TYPES:
+            keyword = _ANNOTATED_TYPES[name]
+            value = self.call_arguments(module, expr, (keyword,)).get(keyword)
+            return FieldCall({}, [(keyword, value, expr)] if value is not None else [])
+        if name == _LEN:
+            values = self.call_arguments(module, expr, ("min_length", "max_length"))
+            low, high = values.get("min_length", 0), values.get("max_length")
+            found: list[tuple[str, object, Expr]] = []
+            if not isinstance(low, int) or low > 0:
+                found.append(("min_length", low, expr))
+            return FieldCall({}, found + ([("max_length", high, expr)] if high is not None else []))
+        if name == _INTERVAL:
+            values = self.call_arguments(module, expr, ("gt", "ge", "lt", "le"))
+            return FieldCall({}, [(key, value, expr) for key, value in values.items() if value is not None])
+        if name in _PYDANTIC_METADATA:
+            keyword = _PYDANTIC_METADATA[name]
+            value = self.call_arguments(module, expr, (keyword,)).get(keyword, True)
+            return FieldCall({}, [(keyword, value, expr)] if value is not None else [])
+        if name in _STRING_CONSTRAINTS:
+            values = self.call_arguments(module, expr, (), _STRING_KEYWORDS)
+            return FieldCall({}, [(key, value, expr) for key, value in values.items() if value is not None])
+        return None
+
+    def call_arguments(
+        self, module: str, call: Call, positional: tuple[str, ...], keywords: tuple[str, ...] = ()
+    ) -> dict[str, object]:
+        """The literal arguments of a call, by parameter name, in the order pydantic lists them."""
+        if len(call.args) > len(positional):
+            raise Unsupported(
+                module, call.pos, f"{describe(call)} takes at most {len(positional)} positional arguments"
+            )
+        values = {name: self.values.value(module, arg) for name, arg in zip(positional, call.args, strict=False)}
+        for name, arg in call.kwargs:
+            if name not in positional and name not in keywords or name in values:
+                raise Unsupported(module, arg.pos, f"{describe(call)} argument {name}= is outside the static subset")
+            values[name] = self.values.value(module, arg)
+        order = (*positional, *keywords)
+        return {name: values[name] for name in order if name in values}
+
     def factory(self, module: str, expr: Expr) -> Factory:
         if isinstance(expr, Ref) and self.linker.resolve_expr(module, expr) is not None:
             return Factory()
+        if isinstance(expr, Subscript) and self.linker.external_name(module, expr.value) in _FACTORY_GENERICS:
+            return Factory()  # default_factory=list[int]
         if isinstance(expr, Dynamic) and expr.kind == "Lambda":
             return Factory()
         raise Unsupported(module, expr.pos, f"default_factory={describe(expr)} is not a function name or lambda")
@@ -148,6 +247,8 @@ class FieldReader:
         elif name == "json_schema_extra":
             if value is not None and not isinstance(value, dict):
                 raise Unsupported(module, expr.pos, "Field(json_schema_extra=...) must be a literal dict")
+        elif name == "discriminator" and not isinstance(value, str):
+            raise Unsupported(module, expr.pos, "Field(discriminator=...) must be a field name (a literal string)")
         elif name == "deprecated" and not isinstance(value, bool | str | None):
             raise Unsupported(module, expr.pos, "Field(deprecated=...) must be True, False or a string")
         if name in ("examples", "json_schema_extra") and value is not None:

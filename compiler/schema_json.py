@@ -11,10 +11,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import typing
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from .evaluate import Unsupported
+from .schema_named import FORMAT_JSON
 from .types import Expr, Pos
 
 __all__ = [
@@ -49,6 +51,7 @@ _SCALAR_JSON: dict[str, JsonDict] = {
     "time": {"type": "string", "format": "time"},
     "timedelta": {"type": "string", "format": "duration"},
     "uuid": {"type": "string", "format": "uuid"},
+    **FORMAT_JSON,
 }
 _NULL: JsonDict = {"type": "null"}
 
@@ -98,9 +101,11 @@ class FieldCall:
 class Node:
     """An annotation as pydantic's core schema sees it.
 
-    ``kind`` is a scalar (``str``, ``int``, ``decimal``, ...), a collection (``list``,
-    ``set``, ``tuple``, ``dict``), ``literal``, ``nullable``, ``union``, or ``ref`` (a
-    model or enum under ``$defs``).  ``updates``/``extra`` come from a ``Field`` inside
+    ``kind`` is a scalar (``str``, ``int``, ``decimal``, ...), a string of a fixed format
+    (``uri``, ``secret``, ``ipv4``, ... of ``schema_named``), a collection (``list``,
+    ``set``, ``tuple``, ``dict``), ``json`` (``Json[T]``), ``literal``, ``nullable``,
+    ``union``, ``tagged`` (a discriminated union: ``values`` holds (tag, member index),
+    ``ref`` the property name), or ``ref`` (a model, enum or other class under ``$defs``).  ``updates``/``extra`` come from a ``Field`` inside
     ``Annotated``; ``origin`` tells two such annotations apart, as ``typing`` does.
     """
 
@@ -169,10 +174,49 @@ def _kind_json(node: Node) -> JsonDict:
     if kind == "tuple":
         return _tuple_json(node)
     if kind == "dict":
-        values = dict(node_json(node.args[1]))
-        values.pop("title", None)
-        return {"type": "object", "additionalProperties": values or True}
+        return _dict_json(node)
+    if kind == "json":
+        inner = node_json(node.args[0]) if node.args else {}
+        return {"type": "string", "contentMediaType": "application/json", "contentSchema": inner}
+    if kind == "tagged":
+        return _tagged_json(node)
     return dict(_SCALAR_JSON[kind])
+
+
+def _dict_json(node: Node) -> JsonDict:
+    """``_common_dict_schema``: keys other than plain strings show as ``propertyNames``."""
+    schema: JsonDict = {"type": "object"}
+    keys = dict(node_json(node.args[0]))
+    pattern = None
+    if "$ref" not in keys:
+        pattern = keys.pop("pattern", None)
+        keys.pop("title", None)
+    values = dict(node_json(node.args[1]))
+    values.pop("title", None)
+    if values or pattern is not None:
+        if pattern is None:
+            schema["additionalProperties"] = values
+        else:
+            schema["patternProperties"] = {pattern: values}
+    else:
+        schema["additionalProperties"] = True
+    if (keys.get("type") == "string" and len(keys) > 1) or "$ref" in keys:
+        keys.pop("type", None)
+        schema["propertyNames"] = keys
+    return schema
+
+
+def _tagged_json(node: Node) -> JsonDict:
+    """``tagged_union_schema``: one choice per tag (``values`` holds (tag, member index))."""
+    pairs = typing.cast("tuple[tuple[object, int], ...]", node.values)
+    generated = {str(tag): node_json(node.args[index]) for tag, index in pairs}
+    return {
+        "oneOf": deduplicate(list(generated.values())),
+        "discriminator": {
+            "propertyName": node.ref,
+            "mapping": {tag: choice.get("$ref", choice) for tag, choice in generated.items()},
+        },
+    }
 
 
 def _tuple_json(node: Node) -> JsonDict:

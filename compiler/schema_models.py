@@ -11,10 +11,13 @@ a ``skill/schema-unsupported`` finding where it is written.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
 from .resolve import ClassSym, ExternalSym, Linker, ValueSym
+from .schema_classes import FieldSource
+from .schema_config import ConfigReader
 from .schema_defs import RefSibling, assemble, check_references, def_name, json_ref, name_choices
 from .schema_enums import enum_json, enum_member
 from .schema_json import (
@@ -27,11 +30,9 @@ from .schema_json import (
     field_updates,
     merge_fields,
     node_json,
-    plain_json,
-    to_json,
 )
-from .schema_types import BASE_MODEL, TypeReader, Where, is_model
-from .types import Call, Const, Container, Expr, Finding, Pos, Ref
+from .schema_types import BASE_MODEL, Where, is_model
+from .types import Call, Const, Expr, Finding, Pos
 
 __all__ = ["HINT", "UNSUPPORTED", "FieldSource", "SchemaBuilder", "SchemaResult"]
 
@@ -41,27 +42,6 @@ HINT = (
     "build this schema (skillc then imports the tool's bundle in an isolated process), or stay within the static subset"
 )
 _MAX_DEPTH = 64
-_CONFIG_DICT = frozenset({"pydantic.ConfigDict", "pydantic.config.ConfigDict", "builtins.dict"})
-# model_config keys that do not change the validation schema (checked against pydantic).
-_CONFIG_HARMLESS = frozenset(
-    {
-        "frozen",
-        "str_strip_whitespace",
-        "str_to_lower",
-        "str_to_upper",
-        "validate_assignment",
-        "validate_default",
-        "use_enum_values",
-        "populate_by_name",
-        "validate_by_name",
-        "strict",
-        "arbitrary_types_allowed",
-        "from_attributes",
-        "revalidate_instances",
-        "protected_namespaces",
-    }
-)
-_CONFIG_KEYS = _CONFIG_HARMLESS | {"extra", "title", "json_schema_extra"}
 # Method decorators that leave the validation schema alone.
 _SCHEMA_NEUTRAL_DECORATORS = frozenset(
     {
@@ -99,19 +79,7 @@ class SchemaResult:
     findings: tuple[Finding, ...]
 
 
-@dataclass(frozen=True)
-class FieldSource:
-    """One field as written: where, its annotation and its assigned value or default."""
-
-    name: str
-    module: str
-    annotation: Expr | None
-    value: Expr | None
-    pos: Pos
-    doc: str | None = None
-
-
-class SchemaBuilder(TypeReader):
+class SchemaBuilder(ConfigReader):
     """Builds a JSON Schema equal to pydantic's ``model_json_schema()`` key for key, or none and findings.
 
     Every construct that could make the two differ is a finding where it is written; one
@@ -134,21 +102,20 @@ class SchemaBuilder(TypeReader):
         self.building: list[str] = []
         #: Field schemas that are a ``$ref`` with siblings: checked once every definition is known.
         self._ref_siblings: list[RefSibling] = []
-        self._configs: dict[tuple[str, str], dict[str, object]] = {}
 
     # --- findings ------------------------------------------------------------------
 
-    def report(self, module: str, pos: Pos, message: str) -> None:
+    def report(self, module: str, pos: Pos, message: str, hint: str = HINT) -> None:
         """Add a ``skill/schema-unsupported`` finding, unless the same one is already there."""
         path = self.linker.path_of(module)
         key = (path, pos.line, pos.col, message)
         if key not in self._reported:
             self._reported.add(key)
-            self.findings.append(Finding(UNSUPPORTED, message, path, pos, HINT))
+            self.findings.append(Finding(UNSUPPORTED, message, path, pos, hint))
 
     def report_unsupported(self, error: Unsupported) -> None:
         """Report what an ``Unsupported`` names."""
-        self.report(error.module, error.pos, error.message)
+        self.report(error.module, error.pos, error.message, error.hint or HINT)
 
     # --- definitions ---------------------------------------------------------------
 
@@ -180,14 +147,19 @@ class SchemaBuilder(TypeReader):
         """The ``$ref`` of a project model, its definition built on first use."""
         name, pending = self.define(cls.module, cls.info.name, f"class:{cls.module}:{cls.info.name}", where)
         if pending:
-            self.active.add(name)
-            self.building.append(name)
-            try:
-                self.definitions[name] = self.model_json(cls)
-            finally:
-                self.active.discard(name)
-                self.building.pop()
+            self.store(name, self.model_json, cls)
+        self.ref_classes[json_ref(name)] = cls
         return Node("ref", ref=json_ref(name))
+
+    def store(self, name: str, build: Callable[[ClassSym], JsonDict], cls: ClassSym) -> None:
+        """Build the definition ``name`` of ``cls``, a cycle back to it being a ``$ref``."""
+        self.active.add(name)
+        self.building.append(name)
+        try:
+            self.definitions[name] = build(cls)
+        finally:
+            self.active.discard(name)
+            self.building.pop()
 
     def enum_node(self, cls: ClassSym, where: Where) -> Node:
         """The ``$ref`` of a project enum, its definition built on first use."""
@@ -216,8 +188,11 @@ class SchemaBuilder(TypeReader):
         """pydantic's ``model_schema`` for a project model: fields, then class-level keys."""
         self.check_model_class(cls)
         config = self.config(cls)
-        sources = self.class_fields(cls)
-        schema = self.fields_json(sources)
+        self.contexts.append(config)  # what TypedDicts and dataclasses in its fields inherit
+        try:
+            schema = self.fields_json(self.class_fields(cls))
+        finally:
+            self.contexts.pop()
         title = config.get("title")
         schema.setdefault("title", title if isinstance(title, str) else cls.info.name)
         docstring = cls.info.docstring
@@ -283,71 +258,6 @@ class SchemaBuilder(TypeReader):
             return not neutral or decorator.keyword("json_schema_input_type") is not None
         return True
 
-    def project_bases(self, cls: ClassSym) -> list[ClassSym]:
-        bases = []
-        for base in cls.info.bases:
-            symbol = self.linker.resolve_expr(cls.module, base)
-            if isinstance(symbol, ClassSym):
-                bases.append(symbol)
-        return bases
-
-    def config(self, cls: ClassSym) -> dict[str, object]:
-        """The model's config as pydantic merges it: direct bases in order, then its own."""
-        key = cls.key
-        cached = self._configs.get(key)
-        if cached is not None:
-            return cached
-        self._configs[key] = {}  # a cycle is reported by the linker; stop here
-        merged: dict[str, object] = {}
-        for base in self.project_bases(cls):
-            merged.update(self.config(base))
-        binding = cls.info.attribute("model_config")
-        if binding is not None and binding.value is not None:
-            try:
-                merged.update(self.config_items(cls.module, binding.value))
-            except Unsupported as error:
-                self.report_unsupported(error)
-        for name, value in cls.info.keywords:
-            try:
-                merged[name] = self.config_value(cls.module, name, value)
-            except Unsupported as error:
-                self.report_unsupported(error)
-        self._configs[key] = merged
-        return merged
-
-    def config_items(self, module: str, expr: Expr, depth: int = 0) -> dict[str, object]:
-        if depth > _MAX_DEPTH:
-            raise Unsupported(module, expr.pos, "model_config refers to itself")
-        if isinstance(expr, Ref):
-            symbol = self.linker.resolve_expr(module, expr)
-            if isinstance(symbol, ValueSym) and symbol.binding.value is not None:
-                return self.config_items(symbol.module, symbol.binding.value, depth + 1)
-        if isinstance(expr, Call) and not expr.args and not expr.has_star:
-            symbol = self.linker.resolve_expr(module, expr.func)
-            if isinstance(symbol, ExternalSym) and symbol.qualname in _CONFIG_DICT:
-                return {name: self.config_value(module, name, value) for name, value in expr.kwargs}
-        if isinstance(expr, Container) and expr.kind == "dict" and not expr.has_star:
-            items: dict[str, object] = {}
-            for key, value in zip(expr.keys, expr.items, strict=True):
-                if not isinstance(key, Const) or not isinstance(key.value, str):
-                    raise Unsupported(module, value.pos, "model_config keys must be literal strings")
-                items[key.value] = self.config_value(module, key.value, value)
-            return items
-        raise Unsupported(module, expr.pos, f"model_config = {describe(expr)} is not a literal ConfigDict(...) or dict")
-
-    def config_value(self, module: str, name: str, expr: Expr) -> object:
-        if name not in _CONFIG_KEYS:
-            raise Unsupported(module, expr.pos, f"config key {name!r} is outside the static subset")
-        value = self.values.value(module, expr)
-        valid = {
-            "extra": value in ("allow", "forbid", "ignore"),
-            "title": isinstance(value, str),
-            "json_schema_extra": isinstance(value, dict) and plain_json(value),
-        }.get(name, True)
-        if not valid:
-            raise Unsupported(module, expr.pos, f"config {name}={describe(expr)} is not a value skillc can read")
-        return to_json(value, module, expr) if name == "json_schema_extra" else value
-
     def class_fields(self, cls: ClassSym) -> list[FieldSource]:
         """The model's fields in pydantic's order: annotations along the reversed MRO."""
         mro = [item for item in self.linker.mro(cls) if isinstance(item, ClassSym)]
@@ -401,7 +311,7 @@ class SchemaBuilder(TypeReader):
             valued = [b for b in cls.info.attributes if b.name == name and b.value is not None]
             last = annotated[-1]
             value = valued[-1].value if valued else None
-            return FieldSource(name, cls.module, last.annotation, value, last.pos)
+            return FieldSource(name, cls.module, last.annotation, value, last.pos, self.attribute_doc(cls, name))
         for base in self.project_bases(cls):
             ancestors = [item for item in self.linker.mro(base) if isinstance(item, ClassSym)]
             if any(_annotation(item, name) is not None for item in ancestors):
@@ -432,11 +342,11 @@ class SchemaBuilder(TypeReader):
         module = source.module
         base, metadata = self.split_annotated(module, source.annotation)
         calls = [self.field_call(item_module, item) for item_module, item in metadata]
-        if source.doc is not None:
-            calls.insert(0, FieldCall({"description": source.doc}, []))
-        assigned = None
-        if source.value is not None and self.is_field_call(module, source.value):
-            assert isinstance(source.value, Call)
+        for description in (source.doc, source.note):  # the note is the weakest
+            if description is not None:
+                calls.insert(0, FieldCall({"description": description}, []))
+        assigned = source.assigned
+        if assigned is None and source.value is not None and self.is_field_call(module, source.value):
             assigned = self.field_call(module, source.value)
         attributes, constraints = merge_fields(calls, assigned)
         defaults = [
@@ -451,8 +361,15 @@ class SchemaBuilder(TypeReader):
         elif len(defaults) > 1:
             raise Unsupported(module, source.pos, f"field {source.name!r} has two defaults")
         node = self.type_node(base[0], base[1]) if base is not None else Node("any")
-        for name, value, expr in constraints:
-            node = self.constrain(node, name, value, expr, module)
+        # A constrained type (PositiveInt, conint(...)) is an Annotated alias: its constraints
+        # come after the assigned Field's in pydantic's metadata, so they win over those.
+        own = set(node.constraints) if node.kind != "nullable" else set()
+        for index, (name, value, expr) in enumerate(constraints):
+            if index >= len(assigned.constraints if assigned else ()) or name not in own:
+                node = self.constrain(node, name, value, expr, module)
+        discriminator = attributes.get("discriminator")
+        if isinstance(discriminator, str):
+            node = self.discriminate(node, discriminator, module, source.value.pos if source.value else source.pos)
         schema = node_json(node)
         default = attributes.get("default", MISSING)
         factory = attributes.get("default_factory")
@@ -470,7 +387,7 @@ class SchemaBuilder(TypeReader):
         if "$ref" in schema and len(schema) > 1:
             sibling = RefSibling(schema, schema["$ref"], self.building[-1], module, source.pos, source.name)
             self._ref_siblings.append(sibling)
-        required = isinstance(default, Missing) and not isinstance(factory, Factory)
+        required = isinstance(default, Missing) and not isinstance(factory, Factory) and not source.optional
         return key, schema, required
 
 

@@ -11,17 +11,17 @@ outside the subset raises ``Unsupported`` where it is written.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 from collections.abc import Iterator
 
 from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
-from .resolve import ClassSym, ExternalSym, Linker, Symbol, UnknownSym, ValueSym
+from .resolve import ClassSym, ExternalSym, Linker, Symbol, UnknownSym
+from .schema_annotations import ANNOTATED, AnnotationReader, typing_names
 from .schema_defs import AnnotatedRef
 from .schema_enums import enum_member, enum_of, is_enum
-from .schema_fields import FieldReader
 from .schema_json import Node, field_updates, to_json
-from .types import BinOp, Call, Const, Container, Expr, Pos, Ref, Subscript
+from .schema_named import named_type
+from .types import BinOp, Call, Const, Container, Expr, ImportBinding, Pos, Ref, Subscript
 
 __all__ = ["BASE_MODEL", "TypeReader", "Where", "is_model"]
 
@@ -34,17 +34,41 @@ Where = tuple[str, Pos]
 # --- The names of the subset, as the linker spells external symbols ----------------
 
 
-def _typing(*names: str) -> frozenset[str]:
-    """A typing name, also as re-exported by typing_extensions."""
-    return frozenset(f"{module}.{name}" for name in names for module in ("typing", "typing_extensions"))
-
-
-_OPTIONAL = _typing("Optional")
-_UNION = _typing("Union")
-_LITERAL = _typing("Literal")
-_ANNOTATED = _typing("Annotated")
-_CLASSVAR = _typing("ClassVar")
-_TYPE_ALIAS = _typing("TypeAlias")
+_OPTIONAL = typing_names("Optional")
+_UNION = typing_names("Union")
+_LITERAL = typing_names("Literal")
+_CLASSVAR = typing_names("ClassVar")
+_JSON = frozenset({"pydantic.Json", "pydantic.types.Json"})
+_CON = {
+    f"{module}.{name}": name
+    for module in ("pydantic", "pydantic.types")
+    for name in (
+        "conint",
+        "confloat",
+        "condecimal",
+        "constr",
+        "conbytes",
+        "conlist",
+        "conset",
+        "confrozenset",
+        "condate",
+    )
+}
+# The parameters of pydantic's con* functions; the first of a collection's is its item type.
+_NUMBER_KEYWORDS = ("strict", "gt", "ge", "lt", "le", "multiple_of")
+_CON_KEYWORDS = {
+    "conint": ("int", _NUMBER_KEYWORDS),
+    "confloat": ("float", (*_NUMBER_KEYWORDS, "allow_inf_nan")),
+    "condecimal": ("decimal", (*_NUMBER_KEYWORDS, "max_digits", "decimal_places", "allow_inf_nan")),
+    "constr": ("str", ("strip_whitespace", "to_upper", "to_lower", "strict", "min_length", "max_length", "pattern")),
+    "conbytes": ("bytes", ("min_length", "max_length", "strict")),
+    "conlist": ("list", ("min_length", "max_length")),
+    "conset": ("set", ("min_length", "max_length")),
+    "confrozenset": ("set", ("min_length", "max_length")),
+    "condate": ("date", ("strict",)),
+}
+# Kinds a dict key may be (pydantic shows the others' constraints as propertyNames).
+_KEY_KINDS = frozenset({"str", "int", "float", "bool", "literal", "uuid", "date", "datetime", "time", "decimal"})
 BASE_MODEL = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
 _CONTEXT = "skillc.ToolContext"
 _SCALARS = {
@@ -60,7 +84,7 @@ _SCALARS = {
     "uuid.UUID": "uuid",
     "decimal.Decimal": "decimal",
     "types.NoneType": "none",
-    **{name: "any" for name in _typing("Any")},
+    **{name: "any" for name in typing_names("Any")},
 }
 _COLLECTIONS = {
     "builtins.list": "list",
@@ -69,10 +93,10 @@ _COLLECTIONS = {
     "builtins.tuple": "tuple",
     "builtins.dict": "dict",
     "collections.abc.Sequence": "list",
-    **{name: "list" for name in _typing("List", "Sequence")},
-    **{name: "set" for name in _typing("Set", "FrozenSet")},
-    **{name: "tuple" for name in _typing("Tuple")},
-    **{name: "dict" for name in _typing("Dict")},
+    **{name: "list" for name in typing_names("List", "Sequence")},
+    **{name: "set" for name in typing_names("Set", "FrozenSet")},
+    **{name: "tuple" for name in typing_names("Tuple")},
+    **{name: "dict" for name in typing_names("Dict")},
 }
 
 
@@ -81,7 +105,7 @@ def is_model(linker: Linker, cls: ClassSym) -> bool:
     return any(linker.is_subclass(cls, name) for name in BASE_MODEL)
 
 
-class TypeReader(FieldReader):
+class TypeReader(AnnotationReader):
     """Reads an annotation into the node pydantic's core schema holds for it, or raises ``Unsupported``.
 
     ``Unsupported`` names the construct, where it is written, whenever the node could differ
@@ -103,6 +127,14 @@ class TypeReader(FieldReader):
         """The ``$ref`` node of a project enum, its definition made part of the schema."""
         raise NotImplementedError
 
+    def class_node(self, cls: ClassSym, where: Where) -> Node | None:
+        """The ``$ref`` node of a project TypedDict, NamedTuple or dataclass, else ``None``."""
+        raise NotImplementedError
+
+    def discriminate(self, node: Node, name: str, module: str, pos: Pos) -> Node:
+        """``node`` (a union of models) as the tagged union ``Field(discriminator=name)`` makes it."""
+        raise NotImplementedError
+
     # --- types ---------------------------------------------------------------------
 
     def type_node(self, module: str, expr: Expr, depth: int = 0) -> Node:
@@ -118,11 +150,52 @@ class TypeReader(FieldReader):
             return self.generic_node(module, expr, depth)
         if isinstance(expr, Ref):
             return self.named_node(module, expr, depth)
+        if isinstance(expr, Call):
+            return self.call_node(module, expr, depth)
         raise Unsupported(module, expr.pos, f"type {describe(expr)} is outside the static schema subset")
 
+    def call_node(self, module: str, expr: Call, depth: int) -> Node:
+        """``conint(gt=0)``, ``constr(pattern=...)``, ``conlist(int, min_length=1)``, ...:
+        the type and the constraints pydantic's function puts on it."""
+        function = _CON.get(self.linker.external_name(module, expr.func) or "")
+        if function is None or expr.has_star:
+            raise Unsupported(module, expr.pos, f"type {describe(expr)} is outside the static schema subset")
+        kind, keywords = _CON_KEYWORDS[function]
+        if kind in ("list", "set"):
+            item = expr.args[0] if expr.args else expr.keyword("item_type")
+            if item is None or len(expr.args) > 1:
+                raise Unsupported(module, expr.pos, f"{function}(...) takes its item type first")
+            node = Node(kind, args=(self.type_node(module, item, depth + 1),))
+            rest = Call(expr.func, (), tuple(pair for pair in expr.kwargs if pair[0] != "item_type"), expr.pos)
+            values = self.call_arguments(module, rest, (), keywords)
+        else:
+            node = Node(kind)
+            values = self.call_arguments(module, expr, (), keywords)
+        if function != "constr" and values.get("min_length") == 0:  # annotated_types.Len(0): no bound
+            del values["min_length"]
+        for name, value in values.items():
+            if value is not None:
+                node = self.constrain(node, name, value, expr, module)
+        return node
+
     def named_node(self, module: str, expr: Ref, depth: int) -> Node:
+        head = expr.dotted.split(".", 1)[0]
+        binding = self.linker.binding(module, head, warn=False)
+        if binding is not None and isinstance(binding.item, ImportBinding) and binding.item.typing_only:
+            raise Unsupported(
+                module,
+                expr.pos,
+                f"{head} is imported only under `if TYPE_CHECKING:`, so it does not exist when the module "
+                "runs, and building the tool's schema there fails",
+                hint=f"import {head} outside the `if TYPE_CHECKING:` block: its type is part of the tool's input",
+            )
         symbol = self.linker.resolve_expr(module, expr)
         if isinstance(symbol, ExternalSym):
+            named = named_type(symbol.qualname)
+            if named is not None:
+                return Node(named[0], constraints=dict(named[1]))
+            if symbol.qualname in _JSON:
+                return Node("json")
             kind = _SCALARS.get(symbol.qualname) or _COLLECTIONS.get(symbol.qualname)
             if kind in ("list", "set"):
                 return Node(kind, args=(Node("any"),))
@@ -142,7 +215,14 @@ class TypeReader(FieldReader):
                 return self.enum_node(symbol, (module, expr.pos))
             if is_model(self.linker, symbol):
                 return self.model_node(symbol, (module, expr.pos))
-            raise Unsupported(module, expr.pos, f"class {expr.dotted} is neither a pydantic model nor an Enum")
+            node = self.class_node(symbol, (module, expr.pos))
+            if node is not None:
+                return node
+            raise Unsupported(
+                module,
+                expr.pos,
+                f"class {expr.dotted} is not a pydantic model, an Enum, a TypedDict, a NamedTuple or a dataclass",
+            )
         alias = self.alias(module, expr)
         if alias is not None:
             return self.type_node(alias[0], alias[1], depth + 1)
@@ -217,7 +297,7 @@ class TypeReader(FieldReader):
         items = expr.items
         if head in _LITERAL:
             return self.literal_node(module, expr)
-        if head in _ANNOTATED:
+        if head in ANNOTATED:
             return self.annotated_node(module, expr, depth)
         kind = _COLLECTIONS.get(head or "")
         if kind in ("list", "set") and len(items) == 1:
@@ -230,10 +310,23 @@ class TypeReader(FieldReader):
             return Node("tuple", args=tuple(self.type_node(module, item, depth + 1) for item in items))
         if kind == "dict" and len(items) == 2:
             key = self.type_node(module, items[0], depth + 1)
-            if key != Node("str"):
-                raise Unsupported(module, items[0].pos, "dict keys other than plain str are outside the static subset")
+            if key.kind not in _KEY_KINDS and not (key.kind == "ref" and self.is_enum_type(module, items[0])):
+                raise Unsupported(
+                    module, items[0].pos, f"dict keys of type {describe(items[0])} are outside the static subset"
+                )
             return Node("dict", args=(key, self.type_node(module, items[1], depth + 1)))
+        if head in _JSON and len(items) == 1:
+            return Node("json", args=(self.type_node(module, items[0], depth + 1),))
         raise Unsupported(module, expr.pos, f"type {describe(expr)} is outside the static schema subset")
+
+    def is_enum_type(self, module: str, expr: Expr, depth: int = 0) -> bool:
+        """Whether ``expr`` names a project enum (through quotes and aliases)."""
+        expr = self.unquote(module, expr)
+        alias = self.alias(module, expr)
+        if alias is not None and depth < _MAX_DEPTH:
+            return self.is_enum_type(alias[0], alias[1], depth + 1)
+        symbol = self.linker.resolve_expr(module, expr)
+        return isinstance(symbol, ClassSym) and is_enum(self.linker, symbol)
 
     def literal_node(self, module: str, expr: Subscript) -> Node:
         """``Literal[...]``: values deduplicated by value and type, as ``typing`` does."""
@@ -260,17 +353,24 @@ class TypeReader(FieldReader):
         for item_module, item in metadata:
             call = self.field_call(item_module, item)
             for name in call.attributes:
-                if name not in ("title", "description", "examples", "deprecated", "json_schema_extra"):
+                if name not in ("title", "description", "examples", "deprecated", "json_schema_extra", "discriminator"):
                     raise Unsupported(
                         item_module, item.pos, f"Field({name}=...) inside a type has no effect pydantic documents"
                     )
             for name, value, where in call.constraints:
                 node = self.constrain(node, name, value, where, item_module)
+            discriminator = call.attributes.get("discriminator")
+            if isinstance(discriminator, str):
+                node = self.discriminate(node, discriminator, item_module, item.pos)
             extra = call.attributes.get("json_schema_extra")
             extras += extra is not None
             if extras > 1:
                 raise Unsupported(item_module, item.pos, "two json_schema_extra inside one Annotated")
             updates = field_updates(call.attributes)
+            if (updates or extra) and node.kind.startswith(("ipv4", "ipv6", "ipvany")):
+                raise Unsupported(
+                    item_module, item.pos, "Field(...) metadata on an IP address type inside a type: pydantic drops it"
+                )
             if node.kind == "ref" and (updates or extra):
                 self.annotated_refs.append(AnnotatedRef(node.ref, item_module, item.pos))
             node = dataclasses.replace(
@@ -280,91 +380,6 @@ class TypeReader(FieldReader):
                 origin=(module, expr.pos.line, expr.pos.col),
             )
         return node
-
-    # --- reading annotations ---------------------------------------------------------
-
-    def unquote(self, module: str, expr: Expr) -> Expr:
-        """A string annotation (a forward reference) as the expression it holds."""
-        if not isinstance(expr, Const) or not isinstance(expr.value, str):
-            return expr
-        parsed = _parse_annotation(expr.value, expr.pos)
-        if parsed is None:
-            raise Unsupported(module, expr.pos, f"annotation {expr.value!r} is not a valid expression")
-        return parsed
-
-    def alias(self, module: str, expr: Expr) -> tuple[str, Expr] | None:
-        """What a module-level alias (``Ids = list[int]``) stands for."""
-        if not isinstance(expr, Ref):
-            return None
-        symbol = self.linker.resolve_expr(module, expr)
-        if not isinstance(symbol, ValueSym) or symbol.binding.value is None:
-            return None
-        annotation = symbol.binding.annotation
-        if annotation is not None and self.linker.external_name(symbol.module, annotation) not in _TYPE_ALIAS:
-            return None
-        return symbol.module, symbol.binding.value
-
-    def split_annotated(
-        self, module: str, annotation: Expr | None, depth: int = 0
-    ) -> tuple[tuple[str, Expr] | None, list[tuple[str, Expr]]]:
-        """``Annotated[T, a, b]`` -> ``T`` and ``[a, b]``, through aliases and nesting."""
-        if annotation is None:
-            return None, []
-        if depth > _MAX_DEPTH:
-            raise Unsupported(module, annotation.pos, "the annotation refers to itself")
-        expr = self.unquote(module, annotation)
-        if isinstance(expr, Subscript) and self.linker.external_name(module, expr.value) in _ANNOTATED:
-            if len(expr.items) < 2:
-                raise Unsupported(module, expr.pos, "Annotated[...] needs a type and metadata")
-            inner, metadata = self.split_annotated(module, expr.items[0], depth + 1)
-            return inner, [*metadata, *((module, item) for item in expr.items[1:])]
-        alias = self.alias(module, expr)
-        if alias is not None:
-            inner, metadata = self.split_annotated(alias[0], alias[1], depth + 1)
-            if metadata:
-                return inner, metadata
-        return (module, expr), []
-
-
-def _parse_annotation(text: str, pos: Pos) -> Expr | None:
-    """A forward reference's text as an expression, every node placed at the string."""
-    from .index import IndexFailure, index_source  # LibCST, imported only for quoted annotations
-
-    try:
-        ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    index = index_source(f"_: (\n{text.strip()}\n)\n".encode(), "<annotation>", "_annotation", False)
-    if isinstance(index, IndexFailure) or len(index.assignments) != 1:
-        return None
-    annotation = index.assignments[0].annotation
-    return _moved(annotation, pos) if annotation is not None else None
-
-
-def _moved(expr: Expr, pos: Pos) -> Expr:
-    """``expr`` with every position replaced by ``pos``."""
-    if isinstance(expr, Call):
-        return dataclasses.replace(
-            expr,
-            func=_moved(expr.func, pos),
-            args=tuple(_moved(item, pos) for item in expr.args),
-            kwargs=tuple((name, _moved(item, pos)) for name, item in expr.kwargs),
-            pos=pos,
-        )
-    if isinstance(expr, Container):
-        return dataclasses.replace(
-            expr,
-            items=tuple(_moved(item, pos) for item in expr.items),
-            keys=tuple(_moved(key, pos) if key is not None else None for key in expr.keys),
-            pos=pos,
-        )
-    if isinstance(expr, Subscript):
-        return dataclasses.replace(
-            expr, value=_moved(expr.value, pos), items=tuple(_moved(item, pos) for item in expr.items), pos=pos
-        )
-    if isinstance(expr, BinOp):
-        return dataclasses.replace(expr, left=_moved(expr.left, pos), right=_moved(expr.right, pos), pos=pos)
-    return dataclasses.replace(expr, pos=pos)
 
 
 def _describe_symbol(dotted: str, symbol: Symbol | None) -> str:

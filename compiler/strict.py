@@ -9,7 +9,9 @@ schema must stay inside the subset OpenAI compiles (its Structured Outputs guide
   can still leave it out by sending ``null``;
 - the root is an object, not an ``anyOf``; ``$defs`` and ``$ref`` are allowed (recursion
   too) but a ``$ref`` takes no sibling keys, so one with a description is wrapped in a
-  one-member ``anyOf``, as pydantic-ai does against the live API;
+  one-member ``anyOf``, as pydantic-ai does against the live API; the ``oneOf`` of a
+  discriminated union becomes an ``anyOf`` (its members exclude each other by their
+  tags anyway) and its ``discriminator`` is dropped;
 - only these keywords are kept: ``type``, ``properties``, ``required``,
   ``additionalProperties``, ``items``, ``anyOf``, ``enum``, ``description``, ``$ref``,
   ``$defs``; for strings ``pattern`` and ``format`` (date-time, time, date, duration,
@@ -85,6 +87,8 @@ def _schema(schema: object, path: str) -> dict[str, Any]:
             strict = {"anyOf": [strict]}
     elif "anyOf" in schema:
         strict = {"anyOf": [_schema(member, path) for member in schema["anyOf"]]}
+    elif "oneOf" in schema:  # a discriminated union: its members exclude each other by their tags
+        strict = {"anyOf": [_schema(member, path) for member in schema["oneOf"]]}
     elif "enum" in schema or "const" in schema:
         strict = _enum(schema)
     else:
@@ -95,7 +99,7 @@ def _schema(schema: object, path: str) -> dict[str, Any]:
 
 
 def _typed(schema: dict[str, Any]) -> bool:
-    return any(key in schema for key in ("type", "$ref", "anyOf", "enum", "const"))
+    return any(key in schema for key in ("type", "$ref", "anyOf", "oneOf", "enum", "const"))
 
 
 def _enum(schema: dict[str, Any]) -> dict[str, Any]:

@@ -227,6 +227,14 @@ def _with_description(annotation: Any, description: str) -> Any:
     return Annotated[annotation, Field(description=description)]
 
 
+def _annotated_note(annotation: Any) -> str | None:
+    """The first bare string of ``Annotated[T, "The city"]`` (the OpenAI Agents SDK's way to
+    describe a parameter), which pydantic itself ignores."""
+    if typing.get_origin(annotation) is Annotated:
+        return next((item for item in typing.get_args(annotation)[1:] if isinstance(item, str)), None)
+    return None
+
+
 class FunctionTool(Tool):
     """A tool made from a function by ``@tool``; it stays callable as that function."""
 
@@ -277,8 +285,11 @@ class FunctionTool(Tool):
             if _is_context_annotation(annotation):
                 context_parameter = parameter.name
                 continue
+            note = _annotated_note(annotation)
             if parameter.name in arg_docs:
                 annotation = _with_description(annotation, arg_docs[parameter.name])
+            if note is not None:  # weaker than the docstring's Args: and than an explicit Field
+                annotation = _with_description(annotation, note)
             default = ... if parameter.default is parameter.empty else parameter.default
             fields[parameter.name] = (annotation, default)
         model_name = function_input_model_name(getattr(function, "__name__", "tool"))

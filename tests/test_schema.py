@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import json
 import re
@@ -27,6 +28,7 @@ import jsonschema
 import pytest
 from helpers import DEFAULT_PYPROJECT, write_project
 from pydantic import BaseModel
+from skillc.compiler.api import compile_project
 from skillc.compiler.checks import SCHEMA_CHECKS
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.link import link_project
@@ -109,6 +111,11 @@ MODULES = [
     "fx_collide.a",
     "fx_aliases",
     "fx_pkg.inner",
+    "fx_named",
+    "fx_constrained",
+    "fx_classes",
+    "fx_discriminated",
+    "fx_keys",
 ]
 FUNCTION_MODULES = ["fx_functions", "fx_functions_future"]
 
@@ -182,6 +189,11 @@ def test_function_schema_equals_the_runtime_input_model(corpus: Corpus, module_n
         "schema_enums",
         "schema_json",
         "schema_defs",
+        "schema_annotations",
+        "schema_classes",
+        "schema_config",
+        "schema_docs",
+        "schema_named",
     ],
 )
 def test_the_compiler_modules_import_in_any_order(first: str) -> None:
@@ -240,7 +252,7 @@ def test_a_name_that_is_not_a_model_is_reported(corpus: Corpus) -> None:
 
 def test_the_helpers_of_the_unsupported_models_compile(corpus: Corpus) -> None:
     helpers = set(_model_names((FIXTURES / "fx_unsupported.py").read_text())) - set(_markers())
-    assert helpers == {"Holder"}
+    assert helpers == {"Holder", "Kitten", "Puppy", "Loose"}
     for model in helpers:
         result = model_schema(corpus.linker, "fx_unsupported", model)
         assert result.findings == () and result.schema is not None
@@ -305,3 +317,89 @@ def test_a_model_in_a_module_that_does_not_parse_is_reported(tmp_path: Path) -> 
         result = model_schema(linker, module, model)
         assert result.schema is None
         assert [(item.code, item.pos.line) for item in result.findings] == [(UNSUPPORTED, line)]
+
+
+# --- Types that need an optional dependency at run time ---------------------------------
+
+
+EMAIL_SOURCE = """\
+from typing import Optional
+
+from pydantic import BaseModel, EmailStr, NameEmail
+from pydantic.networks import EmailStr as DottedEmail
+
+
+class Contact(BaseModel):
+    email: EmailStr
+    named: Optional[NameEmail] = None
+    many: list[DottedEmail] = []
+"""
+
+
+def test_email_types_equal_pydantic_without_email_validator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pydantic needs email-validator to build a model with EmailStr, not to write its schema:
+    the static schema is the one pydantic writes once the dependency is there."""
+    import pydantic.networks
+
+    write_project(tmp_path, {"agent.py": "", "contact.py": EMAIL_SOURCE})
+    static = model_schema(_linker(tmp_path), "contact", "Contact")
+    monkeypatch.setattr(pydantic.networks, "import_email_validator", lambda: None)
+    namespace: dict[str, Any] = {"__name__": "contact"}
+    exec(compile(EMAIL_SOURCE, "contact.py", "exec", dont_inherit=True), namespace)
+    _assert_same(static, namespace["Contact"].model_json_schema())
+
+
+# --- dist/ keeps pydantic's key order ------------------------------------------------------
+
+
+def test_dist_schemas_are_written_in_pydantic_key_order(tmp_path: Path) -> None:
+    """input.schema.json is ``model_json_schema()`` byte for byte (properties in declaration
+    order, not sorted), and tool.json keeps its own key order around it."""
+    project = tmp_path / "rich"
+    shutil.copytree(Path(__file__).parent / "projects" / "rich_schema_types", project)
+    report = compile_project(project)
+    assert report.ok and report.diagnostics == (), report.diagnostics
+    spec = importlib.util.spec_from_file_location("rich_schema_models", project / "src" / "models.py")
+    assert spec is not None and spec.loader is not None
+    models = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = models
+    try:
+        spec.loader.exec_module(models)
+        expected = json.dumps(models.BookingInput.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
+    finally:
+        del sys.modules[spec.name]
+    folder = project / "dist" / "tools"
+    assert (folder / "book" / "input.schema.json").read_text() == expected
+    assert list(json.loads(expected)["properties"])[:3] == ["traveller", "trip", "nights"]
+    definition = json.loads((folder / "forecast" / "tool.json").read_text())
+    assert list(definition) == ["type", "name", "description", "parameters", "strict"]
+    assert list(definition["parameters"]["properties"]) == ["city", "days", "unit"]
+
+
+def test_strict_variant_of_a_discriminated_union_is_an_any_of(corpus: Corpus) -> None:
+    """OpenAI's strict mode has no ``oneOf``: a tagged union's members become an ``anyOf``."""
+    result = model_schema(corpus.linker, "fx_discriminated", "Owner")
+    assert result.schema is not None
+    strict = strict_schema(result.schema)
+    assert isinstance(strict, dict)
+    text = json.dumps(strict)
+    assert "oneOf" not in text and "discriminator" not in text
+    assert strict["properties"]["pet"] == {"anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}
+    for module, model in (("fx_named", "Urls"), ("fx_named", "Addresses"), ("fx_constrained", "Aliases")):
+        found = model_schema(corpus.linker, module, model).schema
+        assert found is not None and isinstance(strict_schema(found), dict), (module, model)
+
+
+def test_a_bare_string_in_annotated_describes_a_tool_parameter(corpus: Corpus) -> None:
+    """The OpenAI Agents SDK's ``Annotated[str, "The city"]``: the weakest description, below
+    the docstring's ``Args:`` and an explicit ``Field(description=...)``, in both schemas."""
+    module = importlib.import_module("fx_functions")
+    properties = module.weather.input_schema.model_json_schema()["properties"]
+    descriptions = {name: value.get("description") for name, value in properties.items()}
+    assert descriptions == {
+        "city": "The city",
+        "days": "How many days",
+        "unit": "Celsius or Fahrenheit.",
+        "detail": "Explicit.",
+        "note": "Only strings count",
+    }

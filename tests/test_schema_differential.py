@@ -30,13 +30,19 @@ from skillc.compiler.source_tree import read_sources
 from skillc.compiler.sources import index_sources
 
 HEADER = """\
+import dataclasses
 import datetime
 import decimal
 import enum
+import ipaddress
+import pathlib
 import uuid
-from typing import Annotated, Any, Dict, FrozenSet, List, Literal, Optional, Sequence, Set, Tuple, Union
+from typing import Annotated, Any, Dict, FrozenSet, List, Literal, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+import annotated_types
+import pydantic
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints
+from typing_extensions import NotRequired, Required, TypedDict
 """
 #: Field names that shadow nothing on BaseModel.
 NAMES = ["alpha", "beta_gamma", "delta", "eps_i_lon", "zeta", "eta9", "the_theta", "iota", "kappa_x", "lam"]
@@ -84,6 +90,35 @@ SCALARS = [
     Kind("decimal.Decimal", st.integers(-5, 5).map(repr), "float"),
     Kind("Any", st.sampled_from(["None", "1", '"x"', "[1, 2]", '{"k": (1, None)}'])),
 ]
+_URL = st.just('"https://example.com/a"')
+#: Named types of pydantic and the standard library, and pydantic's constrained aliases.
+NAMED = [
+    Kind("pydantic.AnyUrl", _URL),
+    Kind("pydantic.HttpUrl", _URL),
+    Kind("pydantic.AnyHttpUrl", _URL),
+    Kind("pydantic.PostgresDsn", st.just('"postgres://u@h/db"')),
+    Kind("pydantic.SecretStr", None),
+    Kind("pydantic.SecretBytes", None),
+    Kind("pathlib.Path", st.just('"/tmp"')),
+    Kind("pydantic.FilePath", None),
+    Kind("pydantic.DirectoryPath", None),
+    Kind("pydantic.NewPath", None),
+    Kind("ipaddress.IPv4Address", st.just('"127.0.0.1"')),
+    Kind("ipaddress.IPv6Network", st.just('"::/0"')),
+    Kind("pydantic.IPvAnyAddress", st.just('"::1"')),
+    Kind("pydantic.UUID4", None),
+    Kind("pydantic.Base64Str", None),
+    Kind("pydantic.AwareDatetime", None),
+    Kind("pydantic.Json", None),
+    Kind("pydantic.Json[list[int]]", None),
+    Kind("pydantic.PositiveInt", st.integers(1, 9).map(repr), "int", True),
+    Kind("pydantic.NonNegativeInt", st.integers(0, 9).map(repr), "int", True),
+    Kind("pydantic.NegativeFloat", st.just("-1.5"), "float", True),
+    Kind("pydantic.NonPositiveFloat", st.just("0.0"), "float", True),
+    Kind("pydantic.FiniteFloat", st.just("1.0"), "float", True),
+    Kind("pydantic.StrictStr", _text().map(repr), "str", True),
+    Kind("pydantic.StrictBool", st.just("True")),
+]
 
 
 @dataclass
@@ -94,6 +129,10 @@ class Module:
     models: list[str] = field(default_factory=list)
     recursive: set[str] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
+    #: Models with a ``kind: Literal[...]`` field, for discriminated unions.
+    tagged: list[str] = field(default_factory=list)
+    #: TypedDicts, NamedTuples and dataclasses.
+    classes: list[str] = field(default_factory=list)
 
 
 def _one_of(*options: st.SearchStrategy[str] | None) -> st.SearchStrategy[str] | None:
@@ -111,7 +150,11 @@ def _list_default(item: Kind, empty: str, wrap: Callable[[str], str]) -> st.Sear
 @st.composite
 def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None = None) -> Kind:
     """A type expression the subset covers, built from what ``module`` declares."""
-    choices = ["scalar", "scalar", "literal"]
+    choices = ["scalar", "scalar", "literal", "named", "con"]
+    if len(module.tagged) >= 2:
+        choices.append("tagged")
+    if module.classes:
+        choices.append("class")
     if module.enums:
         choices.append("enum")
     if module.models:
@@ -123,6 +166,22 @@ def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None
     choice = draw(st.sampled_from(choices))
     if choice == "scalar":
         return draw(st.sampled_from(SCALARS))
+    if choice == "named":
+        return draw(st.sampled_from(NAMED))
+    if choice == "con":
+        return draw(con_kinds(module, depth))
+    if choice == "tagged":
+        # typing caches Union[A, B] under a key equal to Union[B, A]: one order per set (see literal).
+        members = sorted(draw(st.lists(st.sampled_from(module.tagged), min_size=2, max_size=3, unique=True)))
+        union = f"Union[{', '.join(members)}]"
+        spelled = draw(
+            st.sampled_from(
+                [f'Annotated[{union}, Field(discriminator="kind")]', f'Annotated[{union}, Discriminator("kind")]']
+            )
+        )
+        return Kind(spelled, None)
+    if choice == "class":
+        return Kind(draw(st.sampled_from(module.classes)), None)
     if choice == "literal":
         values = draw(
             st.lists(st.one_of(st.integers(-3, 3), _text(), st.booleans(), st.none()), min_size=1, max_size=3)
@@ -175,16 +234,87 @@ def kinds(draw: st.DrawFn, module: Module, depth: int = 0, self_name: str | None
             defaults = st.tuples(inner.defaults, other.defaults).map(lambda pair: f"({pair[0]}, {pair[1]})")
         return Kind(f"tuple[{inner.source}, {other.source}]", defaults, "array")
     if choice == "dict":
-        spelled = draw(st.sampled_from(["dict[str, {}]", "Dict[str, {}]"])).format(inner.source)
+        key = draw(
+            st.sampled_from(
+                [
+                    "str",
+                    "str",
+                    "int",
+                    'Literal["a", "b"]',
+                    'pydantic.constr(pattern="^k")',
+                    "Annotated[str, annotated_types.MinLen(1)]",
+                    *(name for name, _ in module.enums),
+                ]
+            )
+        )
+        spelled = draw(st.sampled_from(["dict[{}, {}]", "Dict[{}, {}]"])).format(key, inner.source)
         defaults = st.just("{}")
         if inner.defaults is not None and inner.nestable:
             defaults = st.one_of(defaults, inner.defaults.map(lambda value: f'{{"k": {value}}}'))
         return Kind(spelled, defaults, "object")
-    if inner.recursive:
-        return inner
+    if inner.recursive or inner.source.startswith(("ipaddress.", "pydantic.IPvAny")):
+        return inner  # Field() metadata inside a type: refused on IP addresses (pydantic drops it)
     metadata = draw(field_arguments(inner, nested=True))
-    spelled = f"Annotated[{inner.source}, Field({metadata})]"
+    extra = draw(annotated_metadata(inner))
+    spelled = f"Annotated[{', '.join([inner.source, *extra, f'Field({metadata})'])}]"
     return Kind(spelled, inner.defaults, inner.constrains, nestable=inner.nestable)
+
+
+@st.composite
+def annotated_metadata(draw: st.DrawFn, kind: Kind) -> list[str]:
+    """annotated_types constraints and StringConstraints pydantic applies to ``kind``."""
+    found: list[str] = []
+    if kind.constrains == "int":
+        for name in draw(st.lists(st.sampled_from(["Gt", "Ge", "Lt", "Le", "MultipleOf"]), unique=True, max_size=2)):
+            found.append(f"annotated_types.{name}({draw(st.integers(1, 20))})")
+        if draw(st.booleans()):
+            found.append(f"annotated_types.Interval(ge={draw(st.integers(-5, 0))}, lt={draw(st.integers(1, 5))})")
+    elif kind.constrains == "float":
+        if draw(st.booleans()):
+            found.append(f"annotated_types.Gt({draw(st.sampled_from(['0', '0.5']))})")
+    elif kind.constrains in ("str", "bytes", "array"):
+        length = draw(st.sampled_from(["MinLen({})", "MaxLen({})", "Len({}, 9)", "Len({})"]))
+        found.append("annotated_types." + length.format(draw(st.integers(0, 3))))
+        if kind.constrains == "str" and draw(st.booleans()):
+            found.append(
+                f"StringConstraints(min_length={draw(st.integers(0, 3))}, to_lower=True, pattern={draw(st.sampled_from(PATTERNS))!r})"
+            )
+    return found
+
+
+@st.composite
+def con_kinds(draw: st.DrawFn, module: Module, depth: int) -> Kind:
+    """pydantic's con* functions, with random constraints."""
+    function = draw(st.sampled_from(["conint", "confloat", "constr", "conbytes", "condecimal", "conlist", "conset"]))
+    arguments: list[str] = []
+    if function in ("conint", "confloat", "condecimal"):
+        for name in draw(st.lists(st.sampled_from(["gt", "ge", "lt", "le", "multiple_of"]), unique=True, max_size=2)):
+            arguments.append(f"{name}={draw(st.integers(1, 9))}")
+        if draw(st.booleans()):
+            arguments.append("strict=True")
+        defaults = st.integers(1, 9).map(repr)
+        constrains = "int" if function == "conint" else "float"
+    else:
+        for name in draw(st.lists(st.sampled_from(["min_length", "max_length"]), unique=True, max_size=2)):
+            arguments.append(f"{name}={draw(st.integers(0, 4))}")
+        if function == "constr" and draw(st.booleans()):
+            arguments.append(f"pattern={draw(st.sampled_from(PATTERNS))!r}")
+        defaults = {
+            "constr": _text().map(repr),
+            "conbytes": st.just("b'ab'"),
+            "conlist": st.just("[]"),
+            "conset": st.just("set()"),
+        }[function]
+        constrains = {"constr": "str", "conbytes": "bytes"}.get(function, "array")
+    if function in ("conlist", "conset"):
+        item = SCALARS[1] if function == "conset" or depth >= 2 else draw(kinds(module, depth + 1))
+        arguments.insert(0, item.source)
+    arguments = (
+        [arguments[0], *draw(st.permutations(arguments[1:]))]
+        if function in ("conlist", "conset")
+        else draw(st.permutations(arguments))
+    )
+    return Kind(f"pydantic.{function}({', '.join(arguments)})", defaults, constrains, nestable=function != "conset")
 
 
 @st.composite
@@ -235,7 +365,8 @@ def model_field(draw: st.DrawFn, module: Module, name: str, owner: str) -> str:
         assigned = f" = {default}" if default is not None else ""
         return f"    {name}: Annotated[{kind.source}, Field({arguments})]{assigned}"
     if default is None and kind.constrains == "array" and draw(st.booleans()):
-        first = "default_factory=list" if kind.source.startswith(("list", "List", "Sequence")) else "..."
+        lists = ("default_factory=list", "default_factory=lambda: [1, 2]", "default_factory=list[int]")
+        first = draw(st.sampled_from(lists)) if kind.source.startswith(("list", "List", "Sequence")) else "..."
     else:
         first = default if default is not None else "..."
     return f"    {name}: {kind.source} = Field({', '.join(item for item in (first, arguments) if item)})"
@@ -244,9 +375,15 @@ def model_field(draw: st.DrawFn, module: Module, name: str, owner: str) -> str:
 @st.composite
 def enum_source(draw: st.DrawFn, module: Module) -> None:
     name = f"E{len(module.enums)}"
-    flavour = draw(st.sampled_from(["str", "int", "IntEnum", "StrEnum", "plain"]))
+    flavour = draw(st.sampled_from(["str", "int", "IntEnum", "StrEnum", "plain", "auto-int", "auto-str", "auto"]))
     count = draw(st.integers(1, 3))
-    if flavour in ("int", "IntEnum"):
+    if flavour == "auto-int":  # IntEnum, all values from enum.auto()
+        values = ["enum.auto()"] * count
+    elif flavour == "auto-str":  # StrEnum: the lowered name, or a value of its own
+        values = [draw(st.sampled_from(["enum.auto()", repr(draw(_text()))])) for _ in range(count)]
+    elif flavour == "auto":  # Enum: an integer, then one more for each auto()
+        values = [repr(draw(st.integers(0, 5)))] + ["enum.auto()"] * (count - 1)
+    elif flavour in ("int", "IntEnum"):
         values = [repr(value) for value in draw(st.lists(st.integers(-3, 9), min_size=count, max_size=count))]
     elif flavour == "plain":
         mixed = st.lists(st.one_of(st.integers(0, 3), _text()), min_size=count, max_size=count)
@@ -259,6 +396,9 @@ def enum_source(draw: st.DrawFn, module: Module) -> None:
         "IntEnum": "enum.IntEnum",
         "StrEnum": "enum.StrEnum",
         "plain": "enum.Enum",
+        "auto-int": "enum.IntEnum",
+        "auto-str": "enum.StrEnum",
+        "auto": "enum.Enum",
     }[flavour]
     members = [f"M{index}" for index in range(count)]
     module.lines.append(f"class {name}({bases}):")
@@ -270,9 +410,60 @@ def enum_source(draw: st.DrawFn, module: Module) -> None:
 
 
 @st.composite
-def config_source(draw: st.DrawFn) -> str:
-    items: dict[str, str] = {}
+def tagged_source(draw: st.DrawFn, module: Module) -> None:
+    """A model with a ``kind`` Literal field of its own values, for discriminated unions."""
+    name = f"T{len(module.tagged)}"
+    tags = [
+        repr(f"t{len(module.tagged)}{suffix}")
+        for suffix in draw(st.lists(st.sampled_from("abc"), min_size=1, max_size=2, unique=True))
+    ]
+    default = f" = {tags[0]}" if draw(st.booleans()) else ""
+    module.lines.append(f"class {name}(BaseModel):")
+    module.lines.append(f"    kind: Literal[{', '.join(tags)}]{default}")
     if draw(st.booleans()):
+        module.lines.append(f"    value: {draw(st.sampled_from(SCALARS)).source} = None")
+    module.lines.append("")
+    module.tagged.append(name)
+    module.models.append(name)
+
+
+@st.composite
+def class_source(draw: st.DrawFn, module: Module) -> None:
+    """A TypedDict, a NamedTuple or a dataclass of scalar fields."""
+    flavour = draw(st.sampled_from(["typeddict", "namedtuple", "dataclass", "pydantic-dataclass"]))
+    name = f"C{len(module.classes)}"
+    fields = draw(st.lists(st.sampled_from(NAMES), unique=True, min_size=1, max_size=3))
+    kinds_of = [draw(st.sampled_from(SCALARS[:5] + NAMED[:3])) for _ in fields]
+    if flavour == "typeddict":
+        total = draw(st.booleans())
+        module.lines.append(f"class {name}(TypedDict{'' if total else ', total=False'}):")
+        for field_name, kind in zip(fields, kinds_of, strict=True):
+            wrapper = draw(st.sampled_from(["{}", "{}", "Required[{}]", "NotRequired[{}]"]))
+            module.lines.append(f"    {field_name}: {wrapper.format(kind.source)}")
+    else:
+        if flavour == "namedtuple":
+            module.lines.append(f"class {name}(NamedTuple):")
+        else:
+            decorator = "dataclasses.dataclass" if flavour == "dataclass" else "pydantic.dataclasses.dataclass"
+            module.lines += [f"@{decorator}", f"class {name}:"]
+        if draw(st.booleans()):
+            module.lines.append(f"    {draw(st.sampled_from(DOCSTRINGS))}")
+        defaulted = False
+        for field_name, kind in zip(fields, kinds_of, strict=True):
+            defaulted = defaulted or (kind.defaults is not None and draw(st.booleans()))
+            value = f" = {draw(kind.defaults)}" if defaulted and kind.defaults is not None else ""
+            if defaulted and not value:  # a field without default cannot follow one with
+                value = " = None"
+            module.lines.append(f"    {field_name}: {kind.source}{value}")
+    module.lines.append("")
+    module.classes.append(name)
+
+
+@st.composite
+def config_source(draw: st.DrawFn, module: Module) -> str:
+    items: dict[str, str] = {}
+    # A TypedDict or a dataclass takes the extra= of the model around it: one per module.
+    if draw(st.booleans()) and not module.classes:
         items["extra"] = repr(draw(st.sampled_from(["forbid", "allow", "ignore"])))
     if draw(st.integers(0, 2)) == 0:
         # Never a field's title: one equal to its model's beside a shared $ref is refused.
@@ -281,6 +472,8 @@ def config_source(draw: st.DrawFn) -> str:
         items["json_schema_extra"] = '{"examples": [{"a": 1}]}'
     if draw(st.integers(0, 3)) == 0:
         items["frozen"] = "True"
+    if draw(st.integers(0, 2)) == 0:
+        items["use_attribute_docstrings"] = "True"
     if draw(st.booleans()):
         return "ConfigDict(" + ", ".join(f"{key}={value}" for key, value in items.items()) + ")"
     return "{" + ", ".join(f"{key!r}: {value}" for key, value in items.items()) + "}"
@@ -297,9 +490,12 @@ def model_source(draw: st.DrawFn, module: Module) -> None:
     if draw(st.booleans()):
         body.append(f"    {draw(st.sampled_from(DOCSTRINGS))}")
     if draw(st.integers(0, 2)) == 0:
-        body.append(f"    model_config = {draw(config_source())}")
+        body.append(f"    model_config = {draw(config_source(module))}")
     names = draw(st.lists(st.sampled_from(NAMES), unique=True, max_size=4))
-    body += [draw(model_field(module, field_name, name)) for field_name in names]
+    for field_name in names:
+        body.append(draw(model_field(module, field_name, name)))
+        if draw(st.integers(0, 2)) == 0:  # read with use_attribute_docstrings
+            body.append(f"    {draw(st.sampled_from(DOCSTRINGS))}")
     module.lines += body or ["    pass"]
     module.lines.append("")
     module.models.append(name)
@@ -313,6 +509,10 @@ def modules(draw: st.DrawFn) -> Module:
     module.lines.append(HEADER)
     for _ in range(draw(st.integers(0, 2))):
         draw(enum_source(module))
+    for _ in range(draw(st.integers(0, 3))):
+        draw(tagged_source(module))
+    for _ in range(draw(st.integers(0, 2))):
+        draw(class_source(module))
     for _ in range(draw(st.integers(1, 3))):
         draw(model_source(module))
     return module

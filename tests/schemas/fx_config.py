@@ -1,6 +1,6 @@
 """Model docstrings and model_config."""
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 SHARED_CONFIG = ConfigDict(extra="forbid", title="Shared")
 
@@ -81,3 +81,31 @@ class Quoted(BaseModel):
     '''Single-quoted "docstring" with 'quotes'.'''
 
     a: int = 0
+
+
+class AttributeDocs(BaseModel):
+    """Fields described by the string under them."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    name: str
+    """The name.
+
+        Indented further.
+    """
+    count: int = Field(0, description="The Field wins.")
+    """Not used."""
+    plain: int = 0
+    other: str = ""
+
+    "Still the docstring of other: blank lines do not count."
+
+
+class InheritsAttributeDocs(AttributeDocs):
+    extra: bool = False
+    """Extra, documented in the subclass."""
+
+
+class NoAttributeDocs(BaseModel):
+    name: str
+    """Ignored without the setting."""

@@ -89,3 +89,29 @@ class Painted(BaseModel):
     colors: dict[str, Color] = {"main": Color.RED}
     raw_default: Color = "green"
     another: Color = Color.BLUE
+
+
+class Auto(enum.Enum):
+    FIRST = enum.auto()
+    SECOND = enum.auto()
+    TEN = 10
+    ELEVEN = enum.auto()
+
+
+class AutoInt(enum.IntEnum):
+    A = enum.auto()
+    B = enum.auto()
+
+
+class AutoStr(enum.StrEnum):
+    """Values are the lowered names."""
+
+    Alpha = enum.auto()
+    BETA = enum.auto()
+    gamma = "G"
+
+
+class UsesAuto(BaseModel):
+    auto: Auto = Auto.ELEVEN
+    ints: list[AutoInt] = [AutoInt.B]
+    strs: AutoStr

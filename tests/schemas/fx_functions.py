@@ -78,3 +78,19 @@ def required_field(value: int = Field(..., description="Required.")) -> int:
     value: Ignored, the Field says it.
     """
     return value
+
+
+@tool
+def weather(
+    city: Annotated[str, "The city"],
+    days: Annotated[int, "How many days", Field(ge=1)] = 1,
+    unit: Annotated[Literal["c", "f"], "Ignored: the docstring wins"] = "c",
+    detail: Annotated[str, "Ignored: the Field wins", Field(description="Explicit.")] = "",
+    note: Annotated[Optional[str], 42, "Only strings count"] = None,
+) -> str:
+    """The forecast.
+
+    Args:
+        unit: Celsius or Fahrenheit.
+    """
+    return city

@@ -4,13 +4,30 @@ Each marker ``# unsupported[Model]: text`` says that compiling ``Model`` reports
 skill/schema-unsupported at the column where ``text`` starts on that line.
 """
 
+import dataclasses
 import enum
+import typing
 from datetime import datetime
+from fractions import Fraction
 from ipaddress import IPv4Address
-from typing import Annotated, Any, Final, Generic, Literal, Mapping, Optional, TypeVar
+from typing import Annotated, Any, Final, Generic, Literal, Mapping, Optional, TypeVar, Union
 
+import annotated_types
 import thirdparty
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from typing_extensions import TypedDict
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ByteSize,
+    ConfigDict,
+    Discriminator,
+    EmailStr,
+    Field,
+    Tag,
+    condate,
+    conlist,
+    field_validator,
+)
 
 T = TypeVar("T")
 NOT_LITERAL = len("abc")
@@ -25,7 +42,7 @@ class Third(BaseModel):
 
 
 class Address(BaseModel):
-    ip: IPv4Address  # unsupported[Address,OptionalNested]: IPv4Address
+    ip: Fraction  # unsupported[Address,OptionalNested]: Fraction
 
 
 class CallDefault(BaseModel):
@@ -46,7 +63,7 @@ class FactoryCall(BaseModel):
 
 
 class Discriminated(BaseModel):
-    pet: Any = Field(discriminator="kind")  # unsupported[Discriminated]: "kind"
+    pet: Any = Field(discriminator="kind")  # unsupported[Discriminated]: Field(
 
 
 class NonLiteralDescription(BaseModel):
@@ -112,7 +129,7 @@ class Mappings(BaseModel):
 
 
 class IntKeys(BaseModel):
-    a: dict[int, str]  # unsupported[IntKeys]: int, str]
+    a: dict[tuple[int, int], str]  # unsupported[IntKeys]: tuple[int, int], str]
 
 
 class Constraint(BaseModel):
@@ -125,7 +142,7 @@ class Lookaround(BaseModel):
     a: str = Field(pattern=r"^(?=a)\w+$")  # unsupported[Lookaround]: r"^(?=a)\w+$"
 
 
-class Auto(enum.Enum):
+class Auto(str, enum.Enum):
     A = enum.auto()  # unsupported[UsesAuto]: enum.auto()
 
 
@@ -246,3 +263,92 @@ class Branching(BaseModel):
     name: str
     if True:  # unsupported[Branching]: if True
         extra: int = 0
+
+
+class Kitten(BaseModel):
+    kind: Literal["kitten"]
+    flag: Literal[True]  # unsupported[BoolDiscriminator]: flag
+
+
+class Puppy(BaseModel):
+    kind: Literal["puppy"]
+    flag: Literal[False]
+    kind_enum: Shade
+
+
+def pick(value: Any) -> str:
+    return "kitten"
+
+
+class CallableDiscriminator(BaseModel):
+    pet: Annotated[Union[Kitten, Puppy], Discriminator(pick)]  # unsupported[CallableDiscriminator]: Discriminator
+
+
+class TaggedChoice(BaseModel):
+    pet: Union[Annotated[Kitten, Tag("k")], Puppy]  # unsupported[TaggedChoice]: Tag
+
+
+class BoolDiscriminator(BaseModel):
+    pet: Union[Kitten, Puppy] = Field(discriminator="flag")
+
+
+class NotAUnion(BaseModel):
+    pet: Kitten = Field(discriminator="kind")  # unsupported[NotAUnion]: Field(
+
+
+class MissingTag(BaseModel):
+    pet: Union[Kitten, Puppy] = Field(discriminator="color")  # unsupported[MissingTag]: Field(
+
+
+class OldTypedDict(typing.TypedDict):  # unsupported[UsesOldTypedDict]: class OldTypedDict
+    a: int
+
+
+class UsesOldTypedDict(BaseModel):
+    a: OldTypedDict
+
+
+class ConstrainedDate(BaseModel):
+    when: condate(gt=datetime.now())  # unsupported[ConstrainedDate]: datetime.now()
+
+
+class Sizes(BaseModel):
+    size: ByteSize  # unsupported[Sizes]: ByteSize
+    email: EmailStr = Field(min_length=3)  # unsupported[Sizes]: 3)
+
+
+@dataclasses.dataclass
+class WithInit:
+    a: int
+    b: int = dataclasses.field(default=0, init=False)  # unsupported[UsesWithInit]: False
+
+
+class UsesWithInit(BaseModel):
+    a: WithInit
+
+
+class ConListPositional(BaseModel):
+    a: conlist(int, 1)  # unsupported[ConListPositional]: conlist
+
+
+class UnknownMetadata(BaseModel):
+    a: Annotated[int, annotated_types.Predicate(bool)]  # unsupported[UnknownMetadata]: annotated_types.Predicate
+
+
+class NestedAddressTitle(BaseModel):
+    hosts: list[Annotated[IPv4Address, Field(title="Host")]]  # unsupported[NestedAddressTitle]: Field
+
+
+class Shared(TypedDict):
+    a: int
+
+
+class Loose(BaseModel):
+    shared: Shared
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    loose: Loose
+    shared: Shared  # unsupported[Closed]: Shared
