@@ -1,9 +1,15 @@
-"""Import one bundle the way a deployed runtime would, in isolation, and say what it holds.
+"""Import one bundle the way a deployed runtime does, in isolation, and say what it holds.
 
 Each bundle is imported in its own ``python -I`` process: no user site, no
 ``PYTHON*`` variables, a fresh temporary working folder, and on ``sys.path`` only
-the archive and the environment's installed packages, so a module that the static
-closure missed (one loaded by ``importlib.import_module``, say) fails to import.
+the environment's installed packages.  In that process the bundle is loaded by the
+runtime's own loader (``skillc.runtime.bundles.ModuleSpace``), exactly as a deployed
+runtime loads it: its modules come from the archive's bytes alone, so a module that
+the static closure missed (one loaded by ``importlib.import_module``, say) fails to
+import, and the archive is extracted (into the probe's temporary folder, removed
+afterwards) so that a module reading its data file at import time
+(``Path(__file__).parent / "x.json"``) works as it does in the runtime.  The
+compiler never imports the runtime itself: only the probe process does.
 The probe writes its answer to a file rather than stdout, which the tool's own code
 may print to, and every probe has a timeout.
 """
@@ -14,6 +20,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,14 +32,16 @@ PROBE_TIMEOUT = 60.0
 
 _PROBE = r"""
 import json, sys
-archive, entry, attribute, answer = sys.argv[1:5]
-sys.path.insert(0, archive)
+from pathlib import Path
+archive, entry, attribute, answer, cache = sys.argv[1:6]
 sys.dont_write_bytecode = True
 result = {"ok": False}
 try:
-    from importlib import import_module
+    from skillc.runtime.bundles import ModuleSpace
     from skillc.runtime.sdk import Tool
-    value = getattr(import_module(entry), attribute)
+    Path(cache).mkdir(mode=0o700)
+    data = Path(archive).read_bytes()
+    value = ModuleSpace(cache=Path(cache)).import_bundle(data, archive, entry, attribute)
     result["ok"] = True
     if isinstance(value, Tool):
         result["input"] = value.input_schema.model_json_schema() if value.input_schema else None
@@ -58,13 +67,37 @@ class Probe:
     error_type: str | None = None
 
 
+def _zipped(folder: Path, target: Path) -> Path:
+    """The files of ``folder`` (an extracted bundle) as an archive at ``target``, which the runtime loads."""
+    with zipfile.ZipFile(target, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                archive.write(path, path.relative_to(folder).as_posix())
+    return target
+
+
 def probe_bundle(archive: Path, entry: str, attribute: str, *, timeout: float = PROBE_TIMEOUT) -> Probe:
-    """Import ``entry`` from ``archive`` alone and report its schemas, or why it failed."""
+    """Import ``entry`` from ``archive`` (a bundle, or the folder one was extracted to) alone
+    and report its schemas, or why it failed."""
     with tempfile.TemporaryDirectory(prefix="skillc-probe-") as work:
+        if archive.is_dir():
+            archive = _zipped(archive, Path(work) / "bundle.zip")
         answer = Path(work) / "answer.json"
+        cache = Path(work) / "bundles"
+        command = [
+            sys.executable,
+            "-I",
+            "-c",
+            _PROBE,
+            str(archive.resolve()),
+            entry,
+            attribute,
+            str(answer),
+            str(cache),
+        ]
         try:
             finished = subprocess.run(
-                [sys.executable, "-I", "-c", _PROBE, str(archive.resolve()), entry, attribute, str(answer)],
+                command,
                 cwd=work,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,

@@ -1,8 +1,10 @@
 """Prove a finished ``dist/`` self-contained: import each bundle as a deployed runtime would.
 
-Each bundle is imported in its own isolated process (see ``probe``), so a module that
-the static closure missed (one loaded by ``importlib.import_module``, say) fails to
-import; the schemas pydantic then gives must equal the static ones.
+Each bundle is imported in its own isolated process by the runtime's own loader (see
+``probe``), so a module that the static closure missed (one loaded by
+``importlib.import_module``, say) fails to import, and what passes is what the runtime
+will load (data files read at import time included); the schemas pydantic then gives
+must equal the static ones.
 """
 
 from __future__ import annotations

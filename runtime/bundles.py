@@ -1,39 +1,48 @@
-"""Import a tool's modules from the verified bytes of its bundle, never from the disk.
+"""Import a tool's modules from the verified bytes of its bundle, never from the project.
 
 Imports never touch ``sys.path``, so the project's source folder is never importable.
+The code is compiled from the bundle's verified bytes in memory; the bundle is also
+extracted once into a folder named by its sha256 (``extract``), and each module's
+``__file__`` and ``__path__`` point there, so that the data files bundled with it work
+with ``Path(__file__).parent / "data.json"`` and ``importlib.resources.files()``.
 Each dist keeps its project's modules in a namespace of its own (``ModuleSpace``): they
 are shared by the tools of that dist (one ``store`` module for every tool that imports
-it) and put into ``sys.modules`` only while one of its bundles is being imported, so
-two dists with a module of the same name (or a dist and its recompiled successor) never
-see each other's code.  The consequence for tool authors: project modules are imported
-at module level (which is also all the compiler bundles), not inside functions at call
-time.
+it) and put into ``sys.modules`` only while one of its bundles is being imported (the
+space is *mounted*, one import at a time, under ``imports.IMPORT_LOCK``), so two dists
+with a module of the same name (or a dist and its recompiled successor) never see each
+other's code.  Each bundle's modules import through the bundle's ``imports.ImportScope``,
+so that a project module imported later, inside a function at call time (an import
+statement, ``importlib.import_module``, ``importlib.resources.files``), is the same
+module object of the same space: see ``imports`` for what is guaranteed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import io
+import logging
 import sys
 import threading
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from types import CodeType, ModuleType
-from typing import Final, NamedTuple
+from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel
 
+from .extract import extracted_folder, unsafe_member
+from .imports import IMPORT_LOCK, IMPORT_LOCK_TIMEOUT, ImportScope, install, plain_import_module
+
 __all__ = ["IMPORT_LOCK_TIMEOUT", "LoadError", "ModuleSpace"]
 
-#: How long an import waits for another bundle's import to finish.
-IMPORT_LOCK_TIMEOUT: Final = 30.0
-#: ``sys.modules`` and ``sys.meta_path`` are the process's: one bundle import at a time.
-_IMPORT_LOCK = threading.Lock()
+logger = logging.getLogger("skillc.runtime")
+_T = TypeVar("_T")
 
 
 class LoadError(Exception):
@@ -67,11 +76,28 @@ class _Source:
     folder: str | None
 
 
-class _BundleLoader(importlib.abc.InspectLoader):
-    """Modules served from a bundle's verified bytes, held in memory."""
+class _FolderReader:
+    """What ``importlib.resources.files()`` asks a loader for: the package's folder on disk."""
 
-    def __init__(self, label: str, files: Mapping[str, bytes]) -> None:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def files(self) -> Path:
+        return self.folder
+
+
+class _BundleLoader(importlib.abc.InspectLoader):
+    """Modules served from a bundle's verified bytes, held in memory.
+
+    ``label`` is where the modules say they are: the folder the bundle was extracted
+    to, or (when it could not be) the archive's own path.
+    """
+
+    def __init__(self, label: str, files: Mapping[str, bytes], extracted: bool = False) -> None:
         self.label = label
+        self.extracted = extracted
+        #: What the modules' own imports resolve through (set once the scope is made).
+        self.scope: ImportScope | None = None
         self.sources: dict[str, _Source] = {}
         for path, code in files.items():
             found = _module_name(path)
@@ -100,6 +126,18 @@ class _BundleLoader(importlib.abc.InspectLoader):
     def is_package(self, fullname: str) -> bool:
         return self._source(fullname).folder is not None
 
+    def get_resource_reader(self, fullname: str) -> _FolderReader | None:
+        """The folder of ``fullname``'s files (``importlib.resources``), when it is on disk."""
+        if not self.extracted:
+            return None
+        source = self._source(fullname)
+        return _FolderReader(Path(source.folder) if source.folder is not None else Path(source.origin).parent)
+
+    def exec_module(self, module: ModuleType) -> None:
+        if self.scope is not None:
+            self.scope.mark(module.__dict__)
+        super().exec_module(module)
+
     def get_source(self, fullname: str) -> str:
         return importlib.util.decode_source(self._source(fullname).code)
 
@@ -127,16 +165,31 @@ class _BundleFinder(importlib.abc.MetaPathFinder):
         return self.loader.spec(fullname)
 
 
+_LINK_TYPE = 0o120000
+
+
 def _archive_files(data: bytes, label: str) -> dict[str, bytes]:
+    """Every file of the archive: modules and data.  A member that could land outside the
+    folder it is extracted to (an absolute path, ``..``), a link or a repeated name is refused."""
+    files: dict[str, bytes] = {}
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return {
-                info.filename: archive.read(info)
-                for info in archive.infolist()
-                if not info.is_dir() and info.filename.endswith(".py")
-            }
+            for info in archive.infolist():
+                problem = unsafe_member(info.filename)
+                if problem is None and (info.external_attr >> 16) & 0o170000 == _LINK_TYPE:
+                    problem = "a symbolic link"
+                if problem is None and info.filename in files:
+                    problem = "a name that is already in the archive"
+                if problem is not None:
+                    raise LoadError(
+                        f"{label} holds the member {info.filename!r}, which skillc never writes ({problem}); "
+                        "recompile with `skill compile`"
+                    )
+                if not info.is_dir():
+                    files[info.filename] = archive.read(info)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as error:
         raise LoadError(f"{label} is not a readable zip archive ({error})") from None
+    return files
 
 
 def _complete_models(value: object) -> None:
@@ -152,27 +205,80 @@ def _complete_models(value: object) -> None:
 
 
 class ModuleSpace:
-    """The project modules of one dist: shared by its bundles, kept out of ``sys.modules``."""
+    """The project modules of one dist: shared by its bundles, kept out of ``sys.modules``.
 
-    def __init__(self) -> None:
+    ``cache`` is the folder bundles are extracted to (``extract.bundle_cache_root()``
+    when not given); it must exist.
+    """
+
+    def __init__(self, cache: Path | None = None) -> None:
+        install()
         self._modules: dict[str, ModuleType] = {}
         self._tops: set[str] = set()
+        self._cache = cache
+        #: The thread that has the space mounted, if one has.
+        self._mounted_by: int | None = None
 
-    def import_bundle(self, data: bytes, label: str, module: str, attribute: str) -> object:
-        """Import ``module`` from the archive ``data`` and return its ``attribute``.
+    def import_bundle(self, data: bytes, label: str, module: str, attribute: str, sha256: str | None = None) -> object:
+        """``attribute`` of ``module``, imported from the archive ``data`` (see ``load_bundle``)."""
+        return self.load_bundle(data, label, module, attribute, sha256)[0]
+
+    def load_bundle(
+        self, data: bytes, label: str, module: str, attribute: str, sha256: str | None = None
+    ) -> tuple[object, ImportScope]:
+        """Import ``module`` from the archive ``data``; its ``attribute``, and the bundle's scope.
 
         ``sys.modules`` is as it was afterwards, whatever the import did; a module of
-        this space imported before is reused, never imported twice.
+        this space imported before is reused, never imported twice.  ``sha256`` is the
+        archive's, already checked by the caller (computed here when not given): the
+        name of the folder it is extracted to.  The scope is what the runtime names
+        while it runs code of this bundle (``imports.set_running``).
         """
-        loader = _BundleLoader(label, _archive_files(data, label))
-        tops = {name.partition(".")[0] for name in loader.sources} - set(sys.stdlib_module_names)
-        if not _IMPORT_LOCK.acquire(timeout=IMPORT_LOCK_TIMEOUT):
+        files = _archive_files(data, label)
+        folder = extracted_folder(sha256 or hashlib.sha256(data).hexdigest(), files, self._cache)
+        if folder is None:
+            logger.warning("cannot extract %s to a cache folder: its modules have no file on disk", label)
+        modules = {path: code for path, code in files.items() if path.endswith(".py")}
+        loader = _BundleLoader(str(folder) if folder is not None else label, modules, folder is not None)
+        names = [name for name in loader.sources if name.partition(".")[0] not in sys.stdlib_module_names]
+        scope = loader.scope = ImportScope(self, loader, names)
+
+        def load() -> object:
+            value = getattr(plain_import_module(module), attribute)
+            _complete_models(value)
+            return value
+
+        return self._mounted(loader, scope, load), scope
+
+    # --- what ``imports.ImportScope`` asks (``imports.Space``) ---------------------------
+
+    def loaded(self, name: str) -> ModuleType | None:
+        """The module ``name`` of this space, if it was imported already."""
+        return self._modules.get(name)
+
+    def mounted_here(self) -> bool:
+        """Whether this thread is importing one of the space's bundles."""
+        return self._mounted_by == threading.get_ident()
+
+    def load(self, scope: ImportScope, name: str) -> ModuleType:
+        """Import ``name`` from ``scope``'s bundle into the space, as ``load_bundle`` imports."""
+        loader = scope.loader
+        assert isinstance(loader, _BundleLoader)
+        try:
+            return self._mounted(loader, scope, lambda: plain_import_module(name))
+        except LoadError as error:
+            raise ImportError(f"cannot import {name!r}: {error}", name=name) from None
+
+    def _mounted(self, loader: _BundleLoader, scope: ImportScope, job: Callable[[], _T]) -> _T:
+        """Run ``job`` with the space's modules in ``sys.modules`` and ``loader`` first in
+        ``sys.meta_path``; afterwards, every module of the space is back in the space alone."""
+        if not IMPORT_LOCK.acquire(timeout=IMPORT_LOCK_TIMEOUT):
             raise LoadError(
                 f"another bundle's import has not finished after {IMPORT_LOCK_TIMEOUT:g} s "
                 "(does a module hang when it is imported?)"
             )
         try:
-            names = tops | self._tops
+            names = scope.tops | self._tops
 
             def ours(key: str) -> bool:
                 return key.partition(".")[0] in names
@@ -181,15 +287,15 @@ class ModuleSpace:
             sys.modules.update(self._modules)
             finder = _BundleFinder(loader)
             sys.meta_path.insert(0, finder)
+            self._mounted_by = threading.get_ident()
             try:
-                value = getattr(importlib.import_module(module), attribute)
-                _complete_models(value)
-                return value
+                return job()
             finally:
+                self._mounted_by = None
                 sys.meta_path.remove(finder)
                 for key in [key for key in sys.modules if ours(key)]:
                     self._modules[key] = sys.modules.pop(key)
-                self._tops |= tops
+                self._tops |= scope.tops
                 sys.modules.update(elsewhere)
         finally:
-            _IMPORT_LOCK.release()
+            IMPORT_LOCK.release()

@@ -24,6 +24,7 @@ from typing import Any, Literal, NamedTuple, TypeAlias
 from ..contracts.settings import REQUIRED
 from .capture import Capture
 from .context import ToolContext
+from .imports import ImportScope
 from .serialize import describe_exception
 from .store import DistStore, LoadError
 from .workers import invoke
@@ -115,11 +116,14 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     condition: Callable[[], Any] | None
+    scope: ImportScope | None
     try:
         if kind == "skill":
             condition = await store.load_skill_condition(name, timeout)
+            scope = store.condition_scope(name)
         else:
-            condition = (await store.load_tool(name, timeout)).tool.condition_function
+            loaded = await store.load_tool(name, timeout)
+            condition, scope = loaded.tool.condition_function, loaded.scope
     except LoadError as error:
         return _Hiding(f"its code cannot be loaded: {error}")
     except TimeoutError:
@@ -134,6 +138,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
         timeout=max(0.0, deadline - loop.time()),
         capture=printed,
         context=context,
+        scope=scope,
     )
     if printed.text:
         logger.debug("the condition of %s %r printed:\n%s", kind, name, printed.text)

@@ -26,6 +26,7 @@ from ..contracts.settings import STRICT
 from .bundles import LoadError, ModuleSpace
 from .capture import Capture
 from .distfiles import LinkedDistFile, read_dist_file
+from .imports import ImportScope
 from .sdk import Tool
 from .serialize import describe_exception
 from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
@@ -43,6 +44,8 @@ class LoadedTool:
     tool: Tool
     #: ``input.schema.json`` of a strict tool (it says which fields are optional).
     input_schema: Mapping[str, Any] | None
+    #: What the tool's code imports through at call time (``imports.set_running``).
+    scope: ImportScope | None = None
 
 
 class DistStore:
@@ -65,6 +68,7 @@ class DistStore:
         self._tool_loads: dict[str, Work[Any]] = {}
         self._condition_loads: dict[str, Work[Any]] = {}
         self._definitions: dict[str, Mapping[str, Any]] = {}
+        self._condition_scopes: dict[str, ImportScope] = {}
         self._finalizer = weakref.finalize(self, self.pool.close)
 
     def close(self) -> None:
@@ -111,6 +115,10 @@ class DistStore:
         condition = await self._once(self._condition_loads, name, lambda: self._import_condition(skill), timeout)
         assert callable(condition)
         return condition  # type: ignore[no-any-return]
+
+    def condition_scope(self, name: str) -> ImportScope | None:
+        """What the loaded ``condition()`` of the skill ``name`` imports through, if it is loaded."""
+        return self._condition_scopes.get(name)
 
     async def definitions(self, names: Sequence[str], timeout: float) -> dict[str, Mapping[str, Any] | str]:
         """The function definition (``tool.json``) of each of ``names``, or why it cannot be read.
@@ -177,13 +185,14 @@ class DistStore:
             )
         return data
 
-    def _import(self, relative: str, sha256: str, module: str, attribute: str, what: str) -> object:
-        """``attribute`` of ``module``, imported from the verified bundle ``relative``; else ``LoadError``."""
+    def _import(self, relative: str, sha256: str, module: str, attribute: str, what: str) -> tuple[object, ImportScope]:
+        """``attribute`` of ``module``, imported from the verified bundle ``relative``, and the
+        bundle's scope; else ``LoadError``."""
         data = self._verified(relative, sha256, what)
         printed = Capture()
         try:
             with printed.active():
-                return self._space.import_bundle(data, str(self.dist / relative), module, attribute)
+                return self._space.load_bundle(data, str(self.dist / relative), module, attribute, sha256)
         except LoadError:
             raise
         except BaseException as error:  # the module's own code ran: anything, sys.exit() included
@@ -194,7 +203,7 @@ class DistStore:
 
     def _import_tool(self, entry: ToolEntry) -> LoadedTool:
         what = f"tool {entry.name!r}"
-        value = self._import(entry.bundle, entry.sha256, entry.entry.module, entry.entry.qualname, what)
+        value, scope = self._import(entry.bundle, entry.sha256, entry.entry.module, entry.entry.qualname, what)
         if not isinstance(value, Tool):
             raise LoadError(f"the bundle of {what} holds {type(value).__name__}, not a Tool")
         if value.name != entry.name:
@@ -205,15 +214,18 @@ class DistStore:
             if not isinstance(found, dict):
                 raise LoadError(f"{entry.schemas.input} holds no JSON object; recompile with `skill compile`")
             schema = found
-        return LoadedTool(entry, value, schema)
+        return LoadedTool(entry, value, schema, scope)
 
     def _import_condition(self, skill: SkillEntry) -> Callable[[], Any]:
         condition = skill.condition
         assert condition is not None
         what = f"skill {skill.name!r}"
-        value = self._import(condition.bundle, condition.sha256, condition.entry.module, condition.entry.qualname, what)
+        value, scope = self._import(
+            condition.bundle, condition.sha256, condition.entry.module, condition.entry.qualname, what
+        )
         if not callable(value):
             raise LoadError(f"the condition bundle of {what} holds {type(value).__name__}, not a function")
+        self._condition_scopes[skill.name] = scope
         return value
 
     def _read_json(self, relative: str) -> Any:

@@ -8,8 +8,11 @@ daemons, so a hung tool never keeps the process from exiting.
 
 ``invoke`` is the one way the runtime runs user code (``execute``, ``condition()``,
 an approver): sync code in the pool, async code in a task on the loop, each under a
-timeout, with the ``ToolContext`` active and prints captured, and whatever it raises
-(``SystemExit`` included) returned as a value.
+timeout, with the ``ToolContext`` active, prints captured and the import scope of the
+tool whose code it is named (``imports.set_running``, so that the tool's call-time
+imports find its bundle's modules; ``None`` for code that is no tool's, an approver),
+and whatever it raises (``SystemExit`` included) returned as a value.  All three are
+set inside the worker thread or the task itself, so they hold whatever thread runs it.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any, Final, Generic, TypeVar
 
 from .capture import Capture
 from .context import ToolContext
+from .imports import ImportScope, reset_running, set_running
 
 __all__ = ["DEFAULT_WORKERS", "Outcome", "ToolExit", "Work", "WorkerPool", "invoke", "wait_future"]
 
@@ -211,16 +215,25 @@ class ToolExit(Exception):
         self.cause = cause
 
 
-def _enter(function: Callable[[], _T], capture: Capture | None, context: ToolContext | None) -> _T:
-    with contextlib.ExitStack() as stack:
-        if capture is not None:
-            stack.enter_context(capture.active())
-        if context is not None:
-            stack.enter_context(context.activate())
-        return function()
+def _enter(
+    function: Callable[[], _T], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
+) -> _T:
+    running = set_running(scope)
+    try:
+        with contextlib.ExitStack() as stack:
+            if capture is not None:
+                stack.enter_context(capture.active())
+            if context is not None:
+                stack.enter_context(context.activate())
+            return function()
+    finally:
+        reset_running(running)
 
 
-async def _enter_async(function: Callable[[], Any], capture: Capture | None, context: ToolContext | None) -> Any:
+async def _enter_async(
+    function: Callable[[], Any], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
+) -> Any:
+    running = set_running(scope)
     try:
         with contextlib.ExitStack() as stack:
             if capture is not None:
@@ -234,6 +247,8 @@ async def _enter_async(function: Callable[[], Any], capture: Capture | None, con
     except (SystemExit, KeyboardInterrupt) as error:
         # Raised in a task, these would stop the event loop itself.
         raise ToolExit(error) from None
+    finally:
+        reset_running(running)
 
 
 async def _wait_started(work: Work[Any]) -> None:
@@ -282,9 +297,11 @@ async def invoke(
     timeout: float | None,
     capture: Capture | None = None,
     context: ToolContext | None = None,
+    scope: ImportScope | None = None,
 ) -> Outcome[Any]:
     """Run user code: in the pool when sync, in a task when async, never raising.
 
+    ``scope`` is the import scope of the tool whose code it is (``None``: no tool's).
     A sync function that returns an awaitable has it awaited on the loop, within what
     is left of the same deadline.
     """
@@ -292,7 +309,7 @@ async def invoke(
     deadline = None if timeout is None else loop.time() + timeout
     call: Callable[[], Any] = function
     if not asynchronous:
-        work = pool.submit(lambda: _enter(function, capture, context))
+        work = pool.submit(lambda: _enter(function, capture, context, scope))
         if not await _wait_work(pool, work, timeout):
             return Outcome(timed_out=True)
         error = work.future.exception()
@@ -304,7 +321,7 @@ async def invoke(
         if timeout is not None:  # the deadline counts from when the job started
             deadline = loop.time() + timeout - (time.monotonic() - work.started_at)
         call = lambda: value  # noqa: E731 - the awaitable it returned runs on the loop
-    task = loop.create_task(_enter_async(call, capture, context))
+    task = loop.create_task(_enter_async(call, capture, context, scope))
     remaining = None if deadline is None else max(0.0, deadline - loop.time())
     try:
         done, _ = await asyncio.wait({task}, timeout=remaining)

@@ -1,0 +1,118 @@
+"""Put a verified bundle on disk once, so that its modules have a real ``__file__``.
+
+A tool that reads ``Path(__file__).parent / "data" / "x.json"`` or uses
+``importlib.resources.files(__package__)`` needs its package to be a folder, not a
+member of a zip.  ``extracted_folder`` writes the bundle's files into a folder named
+by the bundle's sha256 (``$XDG_CACHE_HOME/skillc/bundles/<sha256>/``, else
+``~/.cache/...``, else a private folder in the temporary directory) and returns it;
+a folder that already exists is reused as it is: its name is the content it was
+made from, and only this user can write there.
+
+Extraction is atomic and safe with several processes loading the same bundle at
+once: the files are written into a fresh private folder that is then renamed to its
+final name; whoever loses the race drops its copy and uses the winner's.  Files are
+created exclusively and never through a symbolic link; member names are checked by
+the caller (``bundles``) before anything is written.  The code that runs is still
+compiled from the verified bytes in memory: the folder only gives data files a place.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+
+__all__ = ["bundle_cache_root", "extracted_folder", "unsafe_member"]
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+def unsafe_member(name: str) -> str | None:
+    """Why the archive member ``name`` may not be written to disk, or ``None`` when it may."""
+    if not name or "\0" in name or "\\" in name:
+        return "an empty name, a NUL or a backslash"
+    if name.startswith("/"):
+        return "an absolute path"
+    parts = PurePosixPath(name).parts
+    if any(part in ("", ".", "..") for part in name.rstrip("/").split("/")):
+        return "a '.' or '..' part"
+    if parts and ":" in parts[0]:
+        return "a drive name"
+    return None
+
+
+def _private_folder(path: Path) -> bool:
+    """Whether ``path`` is a real folder (no link) that only this user may write to."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        return False
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
+        return False
+    return True
+
+
+def _candidates() -> list[Path]:
+    base = os.environ.get("XDG_CACHE_HOME")
+    home = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+    getuid = getattr(os, "getuid", None)
+    user = str(getuid()) if getuid is not None else "user"
+    return [home / "skillc" / "bundles", Path(tempfile.gettempdir()) / f"skillc-{user}" / "bundles"]
+
+
+def bundle_cache_root() -> Path | None:
+    """The folder extracted bundles live in, made if need be; ``None`` if none can be."""
+    for root in _candidates():
+        try:
+            root.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            root.mkdir(mode=0o700, exist_ok=True)
+        except OSError:
+            continue
+        if _private_folder(root) and _private_folder(root.parent):
+            return root
+    return None
+
+
+def _write(folder: Path, files: Mapping[str, bytes]) -> None:
+    for name, content in files.items():
+        target = folder / name
+        target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        descriptor = os.open(target, _WRITE_FLAGS, 0o644)
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(content)
+
+
+def extracted_folder(sha256: str, files: Mapping[str, bytes], root: Path | None = None) -> Path | None:
+    """The folder holding ``files`` (the bundle whose sha256 is ``sha256``), extracted once.
+
+    ``None`` when no cache folder can be written (a read-only home and temporary
+    directory): the modules are then served from memory alone, without a ``__file__``
+    on disk.
+    """
+    root = root if root is not None else bundle_cache_root()
+    if root is None:
+        return None
+    final = root / sha256
+    if _private_folder(final):
+        return final
+    try:
+        work = Path(tempfile.mkdtemp(prefix=f".{sha256[:16]}-", dir=root))
+    except OSError:
+        return None
+    try:
+        _write(work, files)
+        os.chmod(work, 0o755)
+        os.rename(work, final)
+    except OSError as error:
+        shutil.rmtree(work, ignore_errors=True)
+        if error.errno in (errno.EEXIST, errno.ENOTEMPTY) and _private_folder(final):
+            return final  # another process extracted it first
+        return None
+    return final
