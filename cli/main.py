@@ -67,7 +67,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             stderr().print_exception()
         stderr().print(
             f"[bold red]internal error:[/] {escape(type(error).__name__)}: {escape(str(error))}\n"
-            "This is a bug in skillc. Run again with --debug for the traceback."
+            "This is a bug in skillc. Run it again as `skill --debug ...` for the traceback."
         )
         return EXIT_INTERNAL
     return result if isinstance(result, int) else 0

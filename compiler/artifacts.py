@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import io
 import tempfile
+import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,17 +25,20 @@ from .bundle import (
     closure,
     condition_module_name,
     condition_source,
-    declared_requirements,
+    finding_order,
     plan_bundle,
     plan_files,
     write_archive,
 )
+from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles
 from .link import LinkResult
 from .probe import probe_bundle
+from .requirements import Dependencies
 from .resolve import Linker
 from .schema import function_schema, model_schema
 from .schema_models import UNSUPPORTED, SchemaResult
+from .source_tree import DataSet, discover_data
 from .strict import strict_schema
 from .types import Finding, ModelRef, Pos, ToolInfo
 
@@ -78,6 +83,17 @@ def _distributions() -> Mapping[str, list[str]]:
     return packages_distributions()
 
 
+@functools.cache
+def _requires(distribution: str) -> tuple[str, ...] | None:
+    """An installed distribution's requirements, as its metadata lists them; ``None`` when not installed."""
+    from importlib import metadata  # slow to import; only an undeclared import needs it
+
+    try:
+        return tuple(metadata.requires(distribution) or ())
+    except metadata.PackageNotFoundError:
+        return None
+
+
 class CachedTool(NamedTuple):
     """A tool's artifacts as cached: what they were built from (``artifact_key``), its files,
     and the findings met while building them (a tuple: hundreds are loaded per compile)."""
@@ -91,7 +107,9 @@ class CachedTool(NamedTuple):
 CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos, ToolFiles)
 
 
-def artifact_key(linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import_schemas: bool) -> str:
+def artifact_key(
+    linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import_schemas: bool, data: DataSet | None = None
+) -> str:
     """What a tool's artifacts depend on: its definition, every module it imports, the config.
 
     The modules are the bundle's closure, a superset of what its schemas are read from
@@ -101,6 +119,8 @@ def artifact_key(linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import
     digest = hashlib.sha256(repr((tool, import_schemas, linker.config.dependencies)).encode())
     for name in names:
         digest.update(keys.get(linker.modules[name].path, "?").encode())
+    if data is not None:  # the data files bundled with those modules, and the paths they name
+        digest.update(data_key(linker, names, data).encode())
     return digest.hexdigest()
 
 
@@ -114,6 +134,7 @@ def build_artifacts(
     cache: dict[str, CachedTool] | None = None,
     archives: bool = True,
     notify: Callable[[str], None] | None = None,
+    data: DataSet | None = None,
 ) -> Artifacts:
     """Build every tool's and skill's artifacts in memory.
 
@@ -122,16 +143,18 @@ def build_artifacts(
     updated in place.  ``import_schemas`` is the user's consent to import bundles for
     the schemas the static translator cannot build; ``import_wanted`` says the project
     asks for it (``schema = "import"``) without that consent, so the findings say how
-    to give it; ``notify`` is told before each import.
+    to give it; ``notify`` is told before each import.  ``data`` is the project's data
+    files (``source_tree.discover_data``), found again when not given.
     """
     linker = linked.linker
     assert linker is not None
-    declared = declared_requirements(linker.config.dependencies)
+    data = data if data is not None else discover_data(linker.config)
+    dependencies = Dependencies(linker.config.dependencies, _distributions, _requires)
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
     imported: list[str] = []
     for tool in linked.tools:
-        key = artifact_key(linker, tool, keys, import_schemas) if keys is not None and cache is not None else None
+        key = artifact_key(linker, tool, keys, import_schemas, data) if keys is not None and cache is not None else None
         # A check keeps its results (without archives) apart from a compile's.
         slot = tool.name if archives else f"{tool.name}#check"
         known = cache.get(slot) if cache is not None and key is not None else None
@@ -140,7 +163,9 @@ def build_artifacts(
             tools.append(EmittedTool(tool, known.files))
             continue
         before, resolved = len(findings), len(linker.findings)
-        built = _build_tool(linker, tool, sources, declared, import_schemas, findings, archives, imported, notify)
+        built = _build_tool(
+            linker, tool, sources, data, dependencies, import_schemas, findings, archives, imported, notify
+        )
         # What resolving the tool's models found (a conditional definition, say) is the
         # tool's finding too, cached with it, so a warm compile reports it as a cold one does.
         findings.extend(linker.findings[resolved:])
@@ -157,12 +182,30 @@ def build_artifacts(
             skills.append(EmittedSkill(skill, None, None))
             continue
         entry = condition_module_name(skill.name)
+        extra, found = bundle_data(linker, closure(linker, skill.module)[0], sources, data)
+        findings.extend(found)
         files = [
             *plan_files(linker, skill.module, sources),
+            *extra,
             (f"{entry}.py", condition_source(skill.name, skill.module).encode()),
         ]
         skills.append(EmittedSkill(skill, write_archive(sorted(files)) if archives else b"", entry))
-    return Artifacts(tuple(tools), tuple(skills), tuple(findings), tuple(imported))
+    return Artifacts(tuple(tools), tuple(skills), tuple(_once_per_project(findings)), tuple(imported))
+
+
+def _once_per_project(findings: list[Finding]) -> list[Finding]:
+    """The findings with each undeclared dependency once, at its first place, however many tools import it."""
+    first: dict[str, Finding] = {}
+    for finding in findings:
+        if finding.code == "skill/undeclared-dependency":
+            known = first.get(finding.message)
+            if known is None or finding_order(finding) < finding_order(known):
+                first[finding.message] = finding
+    return [
+        finding
+        for finding in findings
+        if finding.code != "skill/undeclared-dependency" or first[finding.message] is finding
+    ]
 
 
 def _needs_consent(finding: Finding) -> Finding:
@@ -179,7 +222,8 @@ def _build_tool(
     linker: Linker,
     tool: ToolInfo,
     sources: Mapping[str, bytes],
-    declared: Mapping[str, str],
+    data: DataSet,
+    dependencies: Dependencies,
     import_schemas: bool,
     findings: list[Finding],
     archives: bool = True,
@@ -187,9 +231,11 @@ def _build_tool(
     notify: Callable[[str], None] | None = None,
 ) -> EmittedTool | None:
     """One tool's bundle, schemas and definition; ``None`` after a finding says why not."""
-    bundle = plan_bundle(linker, tool, sources, declared, _distributions)
+    bundle = plan_bundle(linker, tool, sources, dependencies)
     findings.extend(bundle.findings)
-    archive = write_archive(bundle.files) if archives or import_schemas else b""
+    extra, found = bundle_data(linker, closure(linker, tool.module)[0], sources, data)
+    findings.extend(found)
+    archive = write_archive(sorted((*bundle.files, *extra))) if archives or import_schemas else b""
     schemas: list[Mapping[str, Any] | None] = []
     unsupported: list[Finding] = []
     for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
@@ -239,8 +285,11 @@ def _import_schemas(
 ) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None] | Finding:
     """Ask pydantic itself, in an isolated process that imports only the bundle."""
     with tempfile.TemporaryDirectory(prefix="skillc-schema-") as work:
-        path = Path(work) / "bundle.zip"
-        path.write_bytes(archive)
+        # Extracted (the archive was written just now), as the runtime does: modules that
+        # read their data files through __file__ need a folder, not a zip.
+        path = Path(work) / "bundle"
+        with zipfile.ZipFile(io.BytesIO(archive)) as bundle:
+            bundle.extractall(path)
         probe = probe_bundle(path, entry, "tool")
     if not probe.ok:
         return Finding(

@@ -1,11 +1,13 @@
 """Bundle one tool: the modules it needs, an entry module, its requirements, one archive.
 
 The modules a tool needs are the transitive closure of the project-local imports of
-the module that defines it (base classes and models come along, since that module
-imports them), together with the ``__init__`` modules of every package on the way,
-which Python runs when it imports a submodule.  Third-party imports become the tool's
-requirements, named as the project declares them; standard-library imports are
-neither.  The archive is deterministic: sorted entries, fixed dates and modes.
+the module that defines it, wherever they sit (base classes and models come along,
+since that module imports them), together with the ``__init__`` modules of every
+package on the way, which Python runs when it imports a submodule; a re-exporting
+``__init__`` is bundled only as far as the tool reads it (see ``closure``).
+Third-party imports become the tool's requirements, named as the project declares
+them (see ``requirements``); standard-library imports are neither.  The archive is
+deterministic: sorted entries, fixed dates and modes.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import io
 import re
 import sys
 import zipfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .closure import module_closure, stand_in_source
+from .requirements import Dependencies, declared_requirements, normalize
 from .resolve import Linker
 from .types import Finding, ImportBinding, Pos, ToolInfo
 
@@ -31,6 +35,7 @@ __all__ = [
     "declared_requirements",
     "entry_module_name",
     "entry_source",
+    "normalize",
     "plan_bundle",
     "plan_files",
     "write_archive",
@@ -42,23 +47,6 @@ ENTRY_ATTRIBUTE = "tool"
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _FILE_MODE = 0o100644 << 16
 _DIR_MODE = (0o40755 << 16) | 0x10
-_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-
-
-def normalize(name: str) -> str:
-    """A distribution name as PEP 503 compares them."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def declared_requirements(dependencies: Iterable[object]) -> dict[str, str]:
-    """``[project] dependencies`` by normalised distribution name."""
-    found: dict[str, str] = {}
-    for requirement in dependencies:
-        if isinstance(requirement, str):
-            match = _REQUIREMENT_NAME.match(requirement)
-            if match:
-                found[normalize(match.group(1))] = requirement.strip()
-    return found
 
 
 def entry_module_name(tool: str) -> str:
@@ -84,41 +72,20 @@ def entry_source(tool: ToolInfo) -> str:
             + f"    if item.name == {tool.name!r}\n"
             + ")\n"
         )
-    call = "()" if tool.form == "class" else ""
+    call = ""
+    if tool.form == "class":  # the literal arguments it was registered with, written back as literals
+        arguments = [repr(value) for value in tool.init_arguments]
+        arguments += [f"{key}={value!r}" for key, value in tool.init_keywords]
+        call = f"({', '.join(arguments)})"
     return (
         header + f"from {tool.module} import {tool.qualname} as _definition\n\n{ENTRY_ATTRIBUTE} = _definition{call}\n"
     )
 
 
-def _ancestors(module: str) -> list[str]:
-    parts = module.split(".")
-    return [".".join(parts[:length]) for length in range(1, len(parts))]
-
-
 def closure(linker: Linker, start: str) -> tuple[list[str], list[tuple[str, ImportBinding]]]:
     """The project modules ``start`` needs, and the third-party imports among them."""
-    modules = linker.modules
-    seen: set[str] = set()
-    external: list[tuple[str, ImportBinding]] = []
-    pending = [start]
-    while pending:
-        name = pending.pop()
-        if name in seen or name not in modules:
-            continue
-        seen.add(name)
-        pending.extend(ancestor for ancestor in _ancestors(name) if ancestor in modules)
-        for item in modules[name].imports:
-            target = linker.absolute(name, item)
-            if target is None:
-                continue
-            if not linker.is_local(target):
-                external.append((name, item))
-                continue
-            pending.append(target)
-            pending.extend(ancestor for ancestor in _ancestors(target) if ancestor in modules)
-            if item.name is not None and f"{target}.{item.name}" in modules:
-                pending.append(f"{target}.{item.name}")
-    return sorted(seen), external
+    found = module_closure(linker, start)
+    return list(found.modules), list(found.external)
 
 
 @dataclass(frozen=True)
@@ -132,49 +99,43 @@ class Bundle:
     findings: tuple[Finding, ...]
 
 
-def plan_bundle(
-    linker: Linker,
-    tool: ToolInfo,
-    sources: Mapping[str, bytes],
-    declared: Mapping[str, str],
-    distributions: Callable[[], Mapping[str, list[str]]],
-) -> Bundle:
+def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], dependencies: Dependencies) -> Bundle:
     """Gather the files, entry module and requirements of ``tool``'s bundle.
 
-    ``sources`` maps a module's path (relative to the project) to its bytes;
-    ``distributions()`` maps top-level import names to the distributions providing
-    them (``importlib.metadata.packages_distributions()``, slow: asked only for an
-    import whose name is not itself a declared distribution).
+    ``sources`` maps a module's path (relative to the project) to its bytes.  An
+    undeclared third-party import is reported once per bundle, at its first place.
     """
     _, external = closure(linker, tool.module)
     files = plan_files(linker, tool.module, sources)
     entry = entry_module_name(tool.name)
     files.append((f"{entry}.py", entry_source(tool).encode()))
     requirements: set[str] = set()
-    findings: list[Finding] = []
-    reported: set[str] = set()
+    undeclared: dict[str, Finding] = {}
     for module, item in external:
         top = item.module.split(".")[0] if item.module else (item.name or "")
         if not top or top in sys.stdlib_module_names or top == "__future__":
             continue
-        declared_as = declared.get(normalize(top))
-        if declared_as is None:
-            candidates = [normalize(name) for name in distributions().get(top, [])]
-            declared_as = next((declared[name] for name in candidates if name in declared), None)
+        declared_as = dependencies.requirement_for(top)
         if declared_as is not None:
             requirements.add(declared_as)
-        elif top not in reported:
-            reported.add(top)
-            findings.append(
-                Finding(
-                    "skill/undeclared-dependency",
-                    f"{top!r} is imported but not declared in [project] dependencies",
-                    linker.path_of(module),
-                    item.pos if isinstance(item.pos, Pos) else Pos(1, 0),
-                    hint=f"add the distribution that provides {top!r} to pyproject.toml",
-                )
-            )
-    return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), tuple(findings))
+            continue
+        finding = Finding(
+            "skill/undeclared-dependency",
+            f"{top!r} is imported but not declared in [project] dependencies",
+            linker.path_of(module),
+            item.pos if isinstance(item.pos, Pos) else Pos(1, 0),
+            hint=f"add the distribution that provides {top!r} to pyproject.toml",
+        )
+        known = undeclared.get(top)
+        if known is None or finding_order(finding) < finding_order(known):
+            undeclared[top] = finding
+    findings = tuple(sorted(undeclared.values(), key=finding_order))
+    return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), findings)
+
+
+def finding_order(finding: Finding) -> tuple[str, int, int]:
+    """Where a finding is, as the key that orders findings by place."""
+    return (finding.path, finding.pos.line, finding.pos.col)
 
 
 def write_archive(files: Iterable[tuple[str, bytes]]) -> bytes:
@@ -225,8 +186,12 @@ def condition_source(skill: str, module: str) -> str:
 
 
 def plan_files(linker: Linker, start: str, sources: Mapping[str, bytes]) -> list[tuple[str, bytes]]:
-    """The archive paths and bytes of every project module ``start`` needs."""
-    names, _ = closure(linker, start)
+    """The archive paths and bytes of every project module ``start`` needs (stand-ins included)."""
+    found = module_closure(linker, start)
     prefix = linker.config.src.relative_to(linker.config.root).as_posix() + "/"
-    paths = [linker.modules[name].path for name in names]
-    return [(path.removeprefix(prefix), sources[path]) for path in paths]
+    files = []
+    for name in found.modules:
+        path = linker.modules[name].path
+        kept = found.stand_ins.get(name)
+        files.append((path.removeprefix(prefix), sources[path] if kept is None else stand_in_source(path, kept)))
+    return files

@@ -1,7 +1,7 @@
 """The diagnostics the compiler can report: code, severity, and what each one means.
 
-Every check carries examples, kept apart in ``check_examples`` and
-``schema_check_examples``: small projects that must not report it (``valid``) and
+Every check carries examples, kept apart in ``check_examples``, ``tool_check_examples``
+and ``schema_check_examples``: small projects that must not report it (``valid``) and
 projects that must report it at a given place (``invalid``).  The test suite turns
 each example into a case, so a check and its documentation cannot drift apart.
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .check_examples import EXAMPLES
 from .schema_check_examples import SCHEMA_EXAMPLES
+from .tool_check_examples import TOOL_EXAMPLES
 from .types import Check, Example, Severity
 
 __all__ = ["CHECKS", "SCHEMA_CHECKS", "Check", "Example", "severity_of"]
@@ -20,7 +21,7 @@ __all__ = ["CHECKS", "SCHEMA_CHECKS", "Check", "Example", "severity_of"]
 
 def _check(code: str, severity: Severity, summary: str) -> Check:
     """The check ``code``, with its examples from ``check_examples``."""
-    valid, invalid = EXAMPLES[code]
+    valid, invalid = EXAMPLES[code] if code in EXAMPLES else TOOL_EXAMPLES[code]
     return Check(code, severity, summary, valid=valid, invalid=invalid)
 
 
@@ -74,6 +75,11 @@ CHECKS: dict[str, Check] = {
             "skill/tool-is-model",
             Severity.ERROR,
             "A tool class also derives from pydantic's BaseModel, which cannot be loaded as a tool.",
+        ),
+        _check(
+            "skill/constructor-args-invalid",
+            Severity.ERROR,
+            "A tool class is registered with arguments its __init__ does not take.",
         ),
         _check(
             "skill/misspelled-setting",
@@ -151,6 +157,12 @@ CHECKS: dict[str, Check] = {
             "A base class or tool is bound differently in different branches.",
         ),
         _check(
+            "skill/dynamic-import",
+            Severity.WARNING,
+            "import_module() or __import__() is given a module name that is not a literal: "
+            "the compiler cannot bundle that module.",
+        ),
+        _check(
             "skill/undeclared-dependency",
             Severity.WARNING,
             "A tool's module imports a third-party package the project does not declare.",
@@ -180,6 +192,12 @@ CHECKS: dict[str, Check] = {
             "skill/dangling-symlink",
             Severity.WARNING,
             "A symbolic link in the source tree points to nothing; it is skipped.",
+        ),
+        _check(
+            "skill/missing-data-file",
+            Severity.ERROR,
+            'A module names a data file (Path(__file__).parent / "x.json", importlib.resources.files(...)) '
+            "that its bundle will not hold: missing, left out by [tool.skill] include/exclude, or another package's.",
         ),
         _check(
             "skill/unknown-config-key",

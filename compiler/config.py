@@ -20,7 +20,9 @@ from .types import Config, Finding, Pos
 
 __all__ = ["KNOWN_KEYS", "locate_config", "read_config"]
 
-KNOWN_KEYS = frozenset({"entry", "src", "out", "schema", "chat", "max_file_bytes", "allow_outside"})
+KNOWN_KEYS = frozenset(
+    {"entry", "src", "out", "schema", "chat", "max_file_bytes", "allow_outside", "include", "exclude"}
+)
 DEFAULTS = {"entry": "src/agent.py", "src": "src", "out": "dist"}
 PYPROJECT = "pyproject.toml"
 
@@ -149,7 +151,28 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         dependencies=_dependencies(document, pyproject),
         max_file_bytes=_max_file_bytes(table, pyproject),
         outside_roots=_outside_roots(table, root, pyproject),
+        include=_globs(table, "include", Config.include, pyproject),
+        exclude=_globs(table, "exclude", Config.exclude, pyproject),
     )
+
+
+def _globs(table: Mapping[str, Any], key: str, default: tuple[str, ...], pyproject: Path) -> tuple[str, ...]:
+    """``include`` / ``exclude``: globs of data files, relative to ``src`` and kept inside it."""
+    value = table.get(key, list(default))
+    example = 'include = ["**/*.json", "data/**"]' if key == "include" else 'exclude = ["**/*.csv"]'
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise ConfigError(
+            f"{pyproject}: [tool.skill] {key} must be a list of glob patterns",
+            hint=f"patterns are relative to src, e.g. {example}",
+        )
+    for pattern in value:
+        if pattern.startswith("/") or "\\" in pattern or ".." in pattern.split("/") or re.match(r"^[A-Za-z]:", pattern):
+            raise ConfigError(
+                f"{pyproject}: [tool.skill] {key} pattern {pattern!r} must be a relative path inside src "
+                "(no leading '/', no '..', '/' as separator)",
+                hint=f"patterns are relative to src, e.g. {example}",
+            )
+    return tuple(value)
 
 
 def _outside_roots(table: Mapping[str, Any], root: Path, pyproject: Path) -> tuple[Path, ...]:

@@ -23,7 +23,7 @@ nothing more for that order, at what it cannot follow: a call that may run proje
 or import by name (``importlib.import_module``), a star import of a project module, a
 module that is missing or does not parse.  The import reported then certainly fails,
 unless something that an ``if`` block before it runs fails first (``if TYPE_CHECKING:``
-never runs, so its imports are not assumed to).  What the index does not read at all
+never runs, so its imports are left out).  What the index does not read at all
 is outside what the replay sees: statements in ``for``/``while``/``match`` blocks,
 ``with`` items that suppress errors, names bound from elsewhere (``global`` in a
 function called at import time, ``setattr`` on another module).

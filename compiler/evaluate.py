@@ -38,11 +38,13 @@ _CONSTRUCTORS: dict[str, Any] = {
 class Unsupported(Exception):
     """Raised where the compiler cannot read a construct statically; caught where it is reported."""
 
-    def __init__(self, module: str, pos: Pos, message: str) -> None:
+    def __init__(self, module: str, pos: Pos, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.module = module
         self.pos = pos
         self.message = message
+        #: What to do about it, when the usual hint of the check that reports it does not fit.
+        self.hint = hint
 
 
 class Missing:

@@ -1,8 +1,11 @@
 """Check the project's imports: each project-local one resolves, none fails in a cycle.
 
-``check_imports`` reports star imports (their names cannot be known statically) and
-project-local imports of a module or name that does not exist; a module that exists
-but does not parse is left to its own syntax error.  ``report_import_cycles`` reports
+``check_imports`` reports star imports (their names cannot be known statically),
+project-local imports of a module or name that does not exist, wherever the import
+sits (a lazy import in a function fails when the tool is called), and the calls of
+``import_module``/``__import__`` whose module name is not a literal, which no bundle
+can be sure to hold; a module that exists but does not parse is left to its own
+syntax error.  ``report_import_cycles`` reports
 the from-imports that run while the module they import from is still initialising,
 from each module Python imports first: the entry module, each tool's module and each
 conditional skill's module.  Every problem is a ``Finding`` on the linker.
@@ -20,10 +23,21 @@ __all__ = ["check_imports", "report_import_cycles"]
 
 
 def check_imports(linker: Linker) -> None:
-    """Report every star import, and every project-local import that resolves to nothing."""
+    """Report every star import, every project-local import that resolves to nothing, and
+    every dynamic import."""
     for name in sorted(linker.modules):
+        index = linker.modules[name]
+        for call in index.dynamic_imports:
+            linker.report(
+                "skill/dynamic-import",
+                name,
+                call.pos,
+                f"{call.kind}({call.text}) imports a module only running the code can name: "
+                "the compiler cannot put it in the tool's bundle",
+                hint="import the module with an import statement, or pass its name as a literal string",
+            )
         missing_reported: set[tuple[str, int]] = set()
-        for item in linker.modules[name].imports:
+        for item in (*index.imports, *index.inner_imports):
             written = f"{'.' * item.level}{item.module}"
             if item.star:
                 target = linker.absolute(name, item)

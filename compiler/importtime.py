@@ -3,7 +3,8 @@
 A module's top-level statements run in order; what matters for import cycles is where
 it imports another project module, where it binds each name, and where it may run
 project code (a call, a decorator, a class whose base hooks subclassing...), after which
-anything may have been imported.  ``ImportTime`` computes these facts once per module,
+anything may have been imported.  Imports under ``if TYPE_CHECKING:`` never run, and
+those inside functions run only when they are called: neither is a step.  ``ImportTime`` computes these facts once per module,
 and answers the graph questions the import-cycle replay (``cycles``) asks about them.
 
 Calls of the SDK, of the standard library and of other distributions are taken not to
@@ -110,6 +111,8 @@ class ImportTime:
                 opaque = True
 
         for item in index.imports:
+            if item.typing_only:
+                continue  # ``if TYPE_CHECKING:`` never runs
             if item.star:
                 stars.append(item.pos)
             else:

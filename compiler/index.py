@@ -3,8 +3,10 @@
 Only what the compiler reasons about is read: imports, classes (bases, class-level
 attributes, method signatures), functions (decorators, parameters, docstrings),
 module-level assignments and calls, including those inside ``if``/``try``/``with``
-blocks, which are marked with the branch they sit in.  Function bodies are never
-visited.  This module walks the module's blocks and reads its imports;
+blocks, which are marked with the branch they sit in (and imports under ``if
+TYPE_CHECKING:`` as never run).  Function bodies are never visited with LibCST: the
+imports in them, and ``import_module("name")`` calls, are read from the ``ast`` tree by
+``index_imports``.  This module walks the module's blocks and reads its imports;
 ``index_definitions`` reads classes, functions and assignments, ``index_expressions``
 the expressions in them.
 
@@ -31,6 +33,7 @@ import libcst as cst
 
 from .index_definitions import DefinitionReader, suite_block
 from .index_expressions import dotted_name, item_at
+from .index_imports import is_type_checking, scan_imports
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error
 from .types import Call, ClassInfo, Diagnostic, FunctionInfo, ImportBinding, ModuleIndex, NodePath, Pos, ValueBinding
 
@@ -96,15 +99,21 @@ class _Indexer(DefinitionReader):
     def __init__(self, module: cst.Module, tree: ast.Module | None, source: bytes) -> None:
         super().__init__(module, source)
         self.tree = tree
+        self.source = source
         self.imports: list[ImportBinding] = []
         self.classes: list[ClassInfo] = []
         self.functions: list[FunctionInfo] = []
         self.assignments: list[ValueBinding] = []
         self.calls: list[Call] = []
+        #: Whether the statements being indexed sit under ``if TYPE_CHECKING:``.
+        self.typing_only = False
 
     def run(self, path: str, module_name: str, is_package: bool) -> ModuleIndex:
         docstring = self.module.get_docstring()  # first, while ``statement`` is still line 1
         self._module_block(self.module.body, ("body",), self.tree.body if self.tree else None, None)
+        scan = None
+        if self.tree is not None:
+            scan = scan_imports(self.tree, self.source, module_name, is_package, lambda node: self._pos(node, ()))
         return ModuleIndex(
             name=module_name,
             path=path,
@@ -115,6 +124,9 @@ class _Indexer(DefinitionReader):
             functions=tuple(self.functions),
             assignments=tuple(self.assignments),
             calls=tuple(self.calls),
+            inner_imports=scan.inner if scan else (),
+            dynamic_imports=scan.dynamic if scan else (),
+            reexport_only=scan.reexport_only if scan else False,
         )
 
     # --- module level -----------------------------------------------------------------
@@ -190,7 +202,9 @@ class _Indexer(DefinitionReader):
             label = f"if@{pos.line}"
             ast_if = twin if isinstance(twin, ast.If) else None
             ast_orelse = ast_if.orelse if ast_if else None
+            typing_only, self.typing_only = self.typing_only, self.typing_only or is_type_checking(current.test)
             self._branch(current.body, path, ast_if.body if ast_if else None, f"{label}:body")
+            self.typing_only = typing_only
             orelse = current.orelse
             if isinstance(orelse, cst.Else):
                 self._branch(orelse.body, (*path, "orelse"), ast_orelse, f"{label}:orelse")
@@ -222,7 +236,9 @@ class _Indexer(DefinitionReader):
                 local = alias.asname.name.value
             else:
                 local = dotted.split(".")[0]
-            self.imports.append(ImportBinding(local, dotted, None, 0, alias_pos, branch=branch))
+            self.imports.append(
+                ImportBinding(local, dotted, None, 0, alias_pos, branch=branch, typing_only=self.typing_only)
+            )
 
     def _import_from(
         self, node: cst.ImportFrom, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
@@ -239,4 +255,6 @@ class _Indexer(DefinitionReader):
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
             alias_pos = self._pos(item_at(aliases, index), (*path, "names", index), pos)
-            self.imports.append(ImportBinding(local, module or "", name, level, alias_pos, branch=branch))
+            self.imports.append(
+                ImportBinding(local, module or "", name, level, alias_pos, branch=branch, typing_only=self.typing_only)
+            )

@@ -2,7 +2,8 @@
 
 ``discover_sources`` walks the import root and names each ``.py`` file's module; it
 follows a symbolic link only where it leads inside the project or into a folder of
-``[tool.skill] allow_outside``, and never round a loop.  ``read_sources`` reads every
+``[tool.skill] allow_outside``, and never round a loop.  ``discover_data`` walks it
+again by the same rules for the data files bundled with the modules (``DataSet``).  ``read_sources`` reads every
 file it finds once, never more than ``max_file_bytes`` of it, into a ``Snapshot``
 whose cache keys and digest the later stages key their caches by.  What cannot be
 found or read becomes a diagnostic; nothing here raises for the user's files.
@@ -16,9 +17,20 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from .globs import matches_any
 from .types import Config, Diagnostic, Severity
 
-__all__ = ["Snapshot", "SourceFile", "discover_sources", "file_diagnostic", "read_sources"]
+__all__ = [
+    "DataFile",
+    "DataSet",
+    "Snapshot",
+    "SourceFile",
+    "discover_data",
+    "discover_sources",
+    "file_diagnostic",
+    "link_problem",
+    "read_sources",
+]
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ def file_diagnostic(
     return Diagnostic(code, severity, message, path, line, col)
 
 
-def _link_problem(link: Path, shown: str, root: Path, allowed: tuple[Path, ...]) -> Diagnostic | None:
+def link_problem(link: Path, shown: str, root: Path, allowed: tuple[Path, ...]) -> Diagnostic | None:
     """Why the symbolic link ``link`` is not followed, or ``None`` when it may be.
 
     A link may lead anywhere inside the project, or into a folder that
@@ -109,7 +121,7 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
                 is_dir = False
             wanted = is_dir or entry.name.endswith(".py")
             if entry.is_symlink() and (wanted or not os.path.exists(path)):
-                problem = _link_problem(path, relative(path), root, allowed)
+                problem = link_problem(path, relative(path), root, allowed)
                 if problem is not None:
                     problems.append(problem)
                     continue
@@ -152,6 +164,141 @@ def _cache_key(source_file: SourceFile, content: bytes) -> str:
 
 
 @dataclass(frozen=True)
+class DataFile:
+    """A non-Python file of the source tree, bundled with the modules of the folder that owns it."""
+
+    #: Its path relative to ``src``: its name in a bundle.
+    member: str
+    #: Its path relative to the project, as diagnostics show it.
+    path: str
+    #: The folder (relative to ``src``, ``""`` for ``src`` itself) of the package it belongs to:
+    #: the nearest folder at or above it that holds a module; ``None`` when none does.
+    owner: str | None
+    key: str
+    content: bytes
+
+
+@dataclass(frozen=True)
+class DataSet:
+    """The data files of the source tree, and the files there that are not bundled, with why."""
+
+    files: tuple[DataFile, ...] = ()
+    #: ``(member, reason)`` of each file under ``src`` left out (globs, size, a link outside).
+    skipped: tuple[tuple[str, str], ...] = ()
+    #: The folders (relative to ``src``) that hold a module.
+    module_folders: frozenset[str] = frozenset()
+    problems: tuple[Diagnostic, ...] = ()
+
+    def key(self) -> str:
+        """One hash of what the data files are: names, contents, and what was left out."""
+        digest = hashlib.sha256()
+        for item in self.files:
+            digest.update(f"{item.key}\0{item.owner}\0".encode())
+        digest.update(repr((self.skipped, sorted(self.module_folders))).encode())
+        return digest.hexdigest()
+
+
+#: Never data: modules, their caches and compiled extension modules, which Python would import.
+_NOT_DATA = (".py", ".pyc", ".pyo", ".so", ".pyd")
+
+
+def _owner(member: str, module_folders: frozenset[str]) -> str | None:
+    folder = member.rpartition("/")[0]
+    while folder not in module_folders:
+        if not folder:
+            return None
+        folder = folder.rpartition("/")[0]
+    return folder
+
+
+def _read_data(path: Path, limit: int) -> bytes | str:
+    """The bytes of a data file, or why it is not bundled."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return "it is not a regular file"
+        if info.st_size > limit:
+            return f"it is {info.st_size:,} bytes, more than [tool.skill] max_file_bytes ({limit:,})"
+        with path.open("rb") as stream:
+            content = stream.read(limit + 1)
+    except OSError as error:
+        return f"it cannot be read: {error.strerror or error}"
+    return content if len(content) <= limit else f"it is more than [tool.skill] max_file_bytes ({limit:,})"
+
+
+def discover_data(config: Config) -> DataSet:
+    """The data files under ``config.src``: every file that is no module and that the globs
+    ``config.include`` take and ``config.exclude`` do not, found by the rules of
+    ``discover_sources`` (no dotfiles, no ``__pycache__``, links only inside the project or
+    ``allow_outside``, no loops) and read whole, up to ``max_file_bytes``."""
+    root, src = config.root, config.src
+    allowed = (root.resolve(), *config.outside_roots)
+    found: list[tuple[str, str, bytes]] = []
+    skipped: list[tuple[str, str]] = []
+    problems: list[Diagnostic] = []
+    module_folders: set[str] = set()
+
+    def relative(path: Path) -> str:
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+    def walk(folder: Path, parts: tuple[str, ...], seen: frozenset[Path]) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            return  # discover_sources reports it
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.name.startswith(".") or entry.name == "__pycache__":
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                real = path.resolve()
+                if real in seen or (entry.is_symlink() and link_problem(path, "", root, allowed) is not None):
+                    continue  # discover_sources reports it
+                walk(path, (*parts, entry.name), seen | {real})
+                continue
+            if entry.name.endswith(".py"):
+                module_folders.add("/".join(parts))
+            if entry.name.endswith(_NOT_DATA):
+                continue
+            member = "/".join((*parts, entry.name))
+            if not matches_any(member, config.include) or matches_any(member, config.exclude):
+                skipped.append((member, "[tool.skill] include and exclude leave it out"))
+                continue
+            if entry.is_symlink():
+                if not os.path.exists(path):
+                    continue  # a dangling link: discover_sources reports it
+                problem = link_problem(path, relative(path), root, allowed)
+                if problem is not None:
+                    problems.append(problem)
+                    skipped.append((member, "it is a symbolic link that leads outside the project"))
+                    continue
+            content = _read_data(path, config.max_file_bytes)
+            if isinstance(content, str):
+                skipped.append((member, content))
+                continue
+            found.append((member, relative(path), content))
+
+    if src.is_dir():
+        walk(src, (), frozenset({src.resolve()}))
+    folders = frozenset(module_folders)
+    files = tuple(
+        DataFile(
+            member,
+            path,
+            _owner(member, folders),
+            hashlib.sha256(member.encode() + b"\0" + content).hexdigest(),
+            content,
+        )
+        for member, path, content in found
+    )
+    return DataSet(files, tuple(skipped), folders, tuple(problems))
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The project's sources as read now: each file with its cache key and content."""
 
@@ -159,12 +306,15 @@ class Snapshot:
     problems: tuple[Diagnostic, ...]
     #: The modules of the files found but not read: importing one is no error of its own.
     unread: frozenset[str] = frozenset()
+    #: The data files, bundled with the modules (``discover_data``).
+    data: DataSet = DataSet()
 
     def digest(self, *extra: bytes) -> str:
         """One hash of every file's key and of ``extra``: equal digests, equal results."""
         digest = hashlib.sha256()
         for part in extra:
             digest.update(hashlib.sha256(part).digest())
+        digest.update(self.data.key().encode())
         for _, key, _ in self.files:
             digest.update(key.encode())
         for problem in self.problems:
@@ -216,4 +366,6 @@ def read_sources(config: Config) -> Snapshot:
             unread.add(source_file.module)
             continue
         files.append((source_file, _cache_key(source_file, content), content))
-    return Snapshot(tuple(files), tuple(problems), frozenset(unread))
+    data = discover_data(config)
+    problems.extend(data.problems)
+    return Snapshot(tuple(files), tuple(problems), frozenset(unread), data)

@@ -27,6 +27,11 @@ class ToolDraft:
     cls: ClassSym | None = None
     function: FunctionInfo | None = None
     call: Call | None = None
+    #: The literal arguments of the registration ``Lookup(...)`` of a class-form tool.
+    init_arguments: tuple[object, ...] = ()
+    init_keywords: tuple[tuple[str, object], ...] = ()
+    #: Where that registration is: its module and position.
+    registration: tuple[str, Pos] | None = None
 
 
 def tool_decorator(linker: Linker, module: str, function: FunctionInfo) -> Expr | None:

@@ -10,7 +10,9 @@ problem is a ``Finding`` on the linker; nothing here raises for bad user code.
 
 from __future__ import annotations
 
-from .evaluate import describe
+import dataclasses
+
+from .evaluate import Evaluator, Unsupported, describe
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym
 from .tool_drafts import ToolDraft, tool_decorator
 from .types import Call, Const, Expr, ImportBinding, Pos, Ref
@@ -23,6 +25,7 @@ class ToolEntries:
 
     def __init__(self, linker: Linker) -> None:
         self.linker = linker
+        self.values = Evaluator(linker)
         #: ``(module, qualname)`` of every tool an entry names, kept or not.
         self.registered: set[tuple[str, str]] = set()
 
@@ -34,16 +37,7 @@ class ToolEntries:
                 return ToolDraft("object", module, f"<inline tool at line {entry.pos.line}>", entry.pos, call=entry)
             symbol = linker.resolve_expr(module, entry.func)
             if isinstance(symbol, ClassSym) and linker.is_subclass(symbol, "skillc.Tool"):
-                if entry.args or entry.kwargs or entry.has_star:
-                    linker.report(
-                        "skill/constructor-args-dropped",
-                        module,
-                        entry.pos,
-                        f"{symbol.info.name}(...) is registered with arguments, but the compiled "
-                        f"tool is created as {symbol.info.name}() and never receives them",
-                        hint="set the values as class attributes, or read them from ctx.env",
-                    )
-                return _class_draft(symbol)
+                return self._configured(module, entry, symbol)
             if isinstance(symbol, ClassSym):
                 linker.report(
                     "skill/unresolved-reference",
@@ -188,6 +182,29 @@ class ToolEntries:
             pos,
             f"tool {name} is defined but the agent never reaches it",
             hint="add it to a skill's tools=[...], or delete it",
+        )
+
+    def _configured(self, module: str, entry: Call, cls: ClassSym) -> ToolDraft:
+        """A class-form tool registered as ``Cls(...)``: its literal arguments are kept for the bundle."""
+        draft = _class_draft(cls)
+        try:
+            if entry.has_star:
+                raise Unsupported(module, entry.pos, "* or ** arguments")
+            arguments = tuple(self.values.value(module, arg) for arg in entry.args)
+            keywords = tuple((key, self.values.value(module, value)) for key, value in entry.kwargs)
+        except Unsupported as error:
+            self.linker.report(
+                "skill/constructor-args-dropped",
+                module,
+                error.pos,
+                f"{cls.info.name}(...) is registered with an argument that is not a literal or a module-level "
+                f"constant bound to one, so the compiled tool is created as {cls.info.name}() without its arguments",
+                hint="pass literals or constants, set the values as class attributes, or read them in execute "
+                "from ctx.env (the project's .env files)",
+            )
+            return draft
+        return dataclasses.replace(
+            draft, init_arguments=arguments, init_keywords=keywords, registration=(module, entry.pos)
         )
 
 

@@ -19,7 +19,7 @@ from .schema_enums import enum_member
 from .schema_types import is_model
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import REPORTED, Reported, SettingsReader
-from .types import Const, Expr, ModelRef, Pos, Ref, Source, ToolInfo
+from .types import Const, Expr, FunctionInfo, ModelRef, Pos, Ref, Source, ToolInfo
 
 __all__ = ["ToolReader"]
 
@@ -123,7 +123,12 @@ class ToolReader:
                 draft.module,
                 draft.pos,
                 "Tool should have an input_schema for type safety",
-                hint="set input_schema to a pydantic model; the model's arguments are validated against it",
+                hint="set input_schema to a pydantic model; the model's arguments are validated against it"
+                + (
+                    ", or write the tool as a @tool function, whose parameters are its input"
+                    if draft.cls is not None
+                    else ""
+                ),
             )
         settings = self.settings.settings(draft)
         if settings is None or not ok or not callable_:
@@ -141,6 +146,8 @@ class ToolReader:
             input_model=input_model,
             output_model=output_model,
             is_async=is_async,
+            init_arguments=draft.init_arguments,
+            init_keywords=draft.init_keywords,
         )
 
     def _name(self, draft: ToolDraft, ok: bool) -> tuple[str, bool] | None:
@@ -230,11 +237,19 @@ class ToolReader:
             else:
                 is_async = execute[1].is_async
             init = linker.class_method(draft.cls, "__init__")
+            if (draft.init_arguments or draft.init_keywords) and not self._accepts(draft, init):
+                runs = False
             if init is not None:
+                given = {key for key, _ in draft.init_keywords}
+                parameters = init[1].params[1:]
+                positional = [param for param in parameters if param.kind in ("positional_only", "normal")]
+                given |= {param.name for param in positional[: len(draft.init_arguments)]}
                 required = [
                     param.name
-                    for param in init[1].params[1:]
-                    if param.default is None and param.kind in ("positional_only", "normal", "keyword_only")
+                    for param in parameters
+                    if param.default is None
+                    and param.kind in ("positional_only", "normal", "keyword_only")
+                    and param.name not in given
                 ]
                 if required:
                     linker.report(
@@ -272,6 +287,36 @@ class ToolReader:
                 )
                 runs = False
         return draft.function.is_async, runs
+
+    def _accepts(self, draft: ToolDraft, init: tuple[ClassSym, FunctionInfo] | None) -> bool:
+        """Whether the class's ``__init__`` takes the arguments it is registered with (reported when not)."""
+        assert draft.cls is not None
+        name = draft.cls.info.name
+        if init is None:
+            problem = f"{name} defines no __init__, and Tool's takes no arguments"
+        else:
+            parameters = init[1].params[1:]
+            kinds = {param.kind for param in parameters}
+            positional = [param for param in parameters if param.kind in ("positional_only", "normal")]
+            named = {param.name for param in parameters if param.kind in ("normal", "keyword_only")}
+            extra = [key for key, _ in draft.init_keywords if key not in named]
+            if len(draft.init_arguments) > len(positional) and "var_positional" not in kinds:
+                problem = (
+                    f"{name}.__init__ takes {len(positional)} positional arguments, not {len(draft.init_arguments)}"
+                )
+            elif extra and "var_keyword" not in kinds:
+                problem = f"{name}.__init__ has no parameter {extra[0]!r}"
+            else:
+                return True
+        module, pos = draft.registration or (draft.module, draft.pos)
+        self.linker.report(
+            "skill/constructor-args-invalid",
+            module,
+            pos,
+            f"{name}(...) is registered with arguments it does not take: {problem}",
+            hint="make __init__ take them (with defaults), or register the tool as " + f"{name}()",
+        )
+        return False
 
     def _model(self, draft: ToolDraft, setting: str) -> ModelRef | None:
         found = self.setting(draft, setting)

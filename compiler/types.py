@@ -175,6 +175,8 @@ class ImportBinding:
     pos: Pos
     star: bool = False
     branch: str | None = None
+    #: Under ``if TYPE_CHECKING:``: for type checkers only, never run.
+    typing_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -261,6 +263,14 @@ class ModuleIndex:
     functions: tuple[FunctionInfo, ...]
     assignments: tuple[ValueBinding, ...]
     calls: tuple[Call, ...]
+    #: The imports ``imports`` leaves out, which bind no module-level name: in functions,
+    #: classes and loops; and ``importlib.import_module("name")``/``__import__("name")``
+    #: calls with a literal name anywhere (bound to ``local`` ``""``).
+    inner_imports: tuple[ImportBinding, ...] = ()
+    #: ``import_module``/``__import__`` calls whose name only running the code would tell.
+    dynamic_imports: tuple[Dynamic, ...] = ()
+    #: Whether the module holds only imports, a docstring and a literal ``__all__``.
+    reexport_only: bool = False
 
 
 # --- Diagnostics -------------------------------------------------------------------
@@ -327,6 +337,10 @@ class Config:
     max_file_bytes: int = 2_000_000
     #: ``allow_outside``: folders outside the project that source symlinks may lead into.
     outside_roots: tuple[Path, ...] = ()
+    #: ``include``: globs (relative to ``src``) of the data files bundled with the modules.
+    include: tuple[str, ...] = ("**/*",)
+    #: ``exclude``: globs (relative to ``src``) of files never bundled as data.
+    exclude: tuple[str, ...] = ()
 
 
 # --- What linking finds: the agent, its skills and tools -------------------------
@@ -365,6 +379,9 @@ class ToolInfo:
     input_model: ModelRef | None
     output_model: ModelRef | None
     is_async: bool
+    #: The literal arguments a class-form tool is registered with (``Files("data")``), passed again in the bundle.
+    init_arguments: tuple[object, ...] = ()
+    init_keywords: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)

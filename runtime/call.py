@@ -14,6 +14,9 @@ The steps, each of which may end the call with an error result:
    JSON text within the size limit (``serialization``).
 
 What the tool prints is captured per call and logged at debug level, never shown.
+Every step that runs the tool's code (its models' validators, ``needs_approval``,
+``execute``, its serializers) names the tool's import scope (``imports.set_running``),
+so that what the code imports at call time comes from the tool's bundle.
 ``call_tool`` runs a call of a tool of a ``store.DistStore``; ``Runtime.call`` is how the
 rest of skillc reaches it.
 """
@@ -34,6 +37,7 @@ from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
+from .imports import reset_running, set_running
 from .results import CallRefused, ErrorType, ToolResult, refuse
 from .sdk import FunctionTool, Tool, settings_of
 from .serialize import (
@@ -183,30 +187,38 @@ class _Call:
             refuse("execution", f"The tool cannot run: {error}.")
         except TimeoutError:
             refuse("timeout", f"The tool's code did not load within {entry.settings[TIMEOUT]:g} s.")
-        if loaded.input_schema is not None:
-            arguments = remove_strict_nulls(arguments, loaded.input_schema)
-        payload = self._validate(loaded, arguments)
-        if await self._needs_approval(entry.settings[NEEDS_APPROVAL], loaded.tool, payload, entry.settings[TIMEOUT]):
-            await self._approve(arguments)
-        value = await self._execute(loaded, payload)
-        if loaded.tool.output_schema is None and _plain(value):
-            # Plain JSON data cannot run code while it is serialized: no thread needed.
-            return _render(value, None, self.max_output_bytes)
-        outcome = await invoke(
-            store.pool,
-            lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
-            asynchronous=False,
-            timeout=entry.settings[TIMEOUT],
-            capture=self.printed,
-        )
-        if outcome.timed_out:
-            refuse("serialization", f"Serializing the tool's result took longer than {entry.settings[TIMEOUT]:g} s.")
-        if isinstance(outcome.error, CallRefused):
-            raise outcome.error
-        if outcome.error is not None:  # a custom serializer of the tool's failed
-            refuse("serialization", f"Serializing the tool's result raised {describe_exception(outcome.error)}.")
-        assert isinstance(outcome.value, str)
-        return outcome.value
+        # From here on, this task runs the tool's code (validators, an async execute).
+        running = set_running(loaded.scope)
+        try:
+            if loaded.input_schema is not None:
+                arguments = remove_strict_nulls(arguments, loaded.input_schema)
+            payload = self._validate(loaded, arguments)
+            if await self._needs_approval(loaded, payload):
+                await self._approve(arguments)
+            value = await self._execute(loaded, payload)
+            if loaded.tool.output_schema is None and _plain(value):
+                # Plain JSON data cannot run code while it is serialized: no thread needed.
+                return _render(value, None, self.max_output_bytes)
+            outcome = await invoke(
+                self.store.pool,
+                lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
+                asynchronous=False,
+                timeout=entry.settings[TIMEOUT],
+                capture=self.printed,
+                scope=loaded.scope,
+            )
+            if outcome.timed_out:
+                refuse(
+                    "serialization", f"Serializing the tool's result took longer than {entry.settings[TIMEOUT]:g} s."
+                )
+            if isinstance(outcome.error, CallRefused):
+                raise outcome.error
+            if outcome.error is not None:  # a custom serializer of the tool's failed
+                refuse("serialization", f"Serializing the tool's result raised {describe_exception(outcome.error)}.")
+            assert isinstance(outcome.value, str)
+            return outcome.value
+        finally:
+            reset_running(running)
 
     def _validate(self, loaded: LoadedTool, arguments: dict[Any, Any]) -> Any:
         """The input model's instance for ``arguments`` (the dict itself without a model); else refuse."""
@@ -221,12 +233,13 @@ class _Call:
             "Validating the arguments",
         )
 
-    async def _needs_approval(self, compiled: bool | str, tool: Tool, payload: Any, timeout: float) -> bool:
+    async def _needs_approval(self, loaded: LoadedTool, payload: Any) -> bool:
         """Whether a person must approve this call: the setting, or what its function says of these arguments.
 
         A function that raises, times out or answers anything but ``True``/``False`` asks
         for approval (fail closed).
         """
+        tool, compiled = loaded.tool, loaded.entry.settings[NEEDS_APPROVAL]
         decided = settings_of(tool)[NEEDS_APPROVAL]
         if compiled is True or decided is True:
             return True
@@ -237,9 +250,10 @@ class _Call:
             self.store.pool,
             lambda: decide(payload, self.context),
             asynchronous=inspect.iscoroutinefunction(decide),
-            timeout=timeout,
+            timeout=loaded.entry.settings[TIMEOUT],
             capture=self.printed,
             context=self.context,
+            scope=loaded.scope,
         )
         if outcome.error is None and not outcome.timed_out and isinstance(outcome.value, bool):
             return outcome.value
@@ -305,6 +319,7 @@ class _Call:
                     timeout=entry.settings[TIMEOUT],
                     capture=self.printed,
                     context=context,
+                    scope=loaded.scope,
                 )
             if outcome.ok:
                 return outcome.value

@@ -59,7 +59,7 @@ def test_an_unexpected_error_is_one_line_without_traceback(capsys: pytest.Captur
     assert cli_main.run(["boom"]) == cli_main.EXIT_INTERNAL
     err = capsys.readouterr().err
     assert "internal error: RuntimeError: kaboom" in err
-    assert "Run again with --debug" in err
+    assert "Run it again as `skill --debug ...`" in err
     assert "Traceback" not in err
 
 

@@ -78,7 +78,7 @@ def test_the_dist_layout_and_manifest(demo: Path) -> None:
     cancel = next(tool for tool in manifest["tools"] if tool["name"] == "cancel_order")
     assert cancel["needs_approval"] is True and cancel["form"] == "function"
     definition = json.loads((dist / "tools/lookup_order/tool.json").read_text())
-    assert list(definition) == ["description", "name", "parameters", "strict", "type"]
+    assert list(definition) == ["type", "name", "description", "parameters", "strict"]  # as OpenAI documents it
     assert definition["type"] == "function" and definition["strict"] is False
     assert definition["parameters"] == json.loads((dist / "tools/lookup_order/input.schema.json").read_text())
     assert definition["parameters"]["required"] == ["order_id"]
@@ -172,7 +172,7 @@ DYNAMIC = """import importlib
 from pydantic import BaseModel
 from skillc import Tool
 
-_secret = importlib.import_module("hidden.secret")
+_secret = importlib.import_module("hidden." + "secret")
 
 
 class PingInput(BaseModel):
@@ -197,6 +197,7 @@ def test_verify_catches_a_module_loaded_dynamically(skill: RunSkill, tmp_path: P
     )
     plain = skill("compile")
     assert plain.code == 0, plain.stdout  # no static closure can see the dynamic import
+    assert "warning[skill/dynamic-import]" in plain.stdout
     before = _tree(tmp_path / "dist")
     verified = skill("compile", "--verify")
     assert verified.code == 1
@@ -214,8 +215,8 @@ def test_verify_passes_a_self_contained_project(skill: RunSkill, demo: Path) -> 
 
 
 def test_an_undeclared_third_party_import_is_a_warning_and_declared_ones_are_requirements(tmp_path: Path) -> None:
-    tools = "import yaml\nimport json\n" + DYNAMIC.replace(
-        '_secret = importlib.import_module("hidden.secret")\n', ""
+    tools = "import requests\nimport json\n" + DYNAMIC.replace(
+        '_secret = importlib.import_module("hidden." + "secret")\n', ""
     ).replace("_secret.VALUE + ", "")
     write_project(tmp_path, {"agent.py": AGENT, "tools.py": tools})
     report = compile_project(tmp_path)
@@ -333,24 +334,24 @@ def test_a_strict_tool_whose_input_cannot_be_strict_is_an_error(tmp_path: Path) 
     assert not (tmp_path / "dist").exists()
 
 
-IMPORTED = """import ipaddress
+IMPORTED = """import fractions
 
 from pydantic import BaseModel, field_validator
 from skillc import Tool
 
 
 class PingInput(BaseModel):
-    host: ipaddress.IPv4Address
+    share: fractions.Fraction  # outside the static subset: only pydantic can say its schema
     count: int = 1
 
 
 class Ping(Tool):
     name = "ping"
-    description = "Ping a host."
+    description = "Ping with a share."
     input_schema = PingInput
 
     def execute(self, input, ctx):
-        return str(input.host)
+        return str(input.share)
 """
 
 
@@ -369,4 +370,7 @@ def test_schema_import_mode_asks_pydantic_in_an_isolated_process(tmp_path: Path)
     assert imported.imported == ("ping",)
     assert heard == ["importing the bundle of tool 'ping' to build its schema (--allow-import)"]
     schema = json.loads((tmp_path / "dist/tools/ping/input.schema.json").read_text())
-    assert schema["properties"]["host"] == {"format": "ipv4", "title": "Host", "type": "string"}
+    assert schema["properties"]["share"] == {
+        "anyOf": [{"type": "number"}, {"format": "fraction", "type": "string"}],
+        "title": "Share",
+    }

@@ -257,7 +257,7 @@ def test_an_untouched_dist_is_up_to_date(skill: RunSkill, demo: Path) -> None:
 
 
 IMPORTED_TOOL = """\
-import ipaddress
+import fractions
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -267,16 +267,16 @@ Path({marker!r}).write_text("ran")
 
 
 class PingInput(BaseModel):
-    host: ipaddress.IPv4Address
+    share: fractions.Fraction  # outside the static subset: only pydantic can say its schema
 
 
 class Ping(Tool):
     name = "ping"
-    description = "Ping a host."
+    description = "Ping with a share."
     input_schema = PingInput
 
     def execute(self, input, ctx):
-        return str(input.host)
+        return str(input.share)
 """
 
 
@@ -295,7 +295,7 @@ def test_schema_import_runs_project_code_only_with_allow_import(skill: RunSkill,
         project,
         {"pyproject.toml": pyproject, "src/agent.py": agent, "src/tools.py": IMPORTED_TOOL.format(marker=str(marker))},
     )
-    for args in (["compile"], ["compile", "--check"], ["test", "--name", "ping", "--input", '{"host": "1.2.3.4"}']):
+    for args in (["compile"], ["compile", "--check"], ["test", "--name", "ping", "--input", '{"share": "1/3"}']):
         result = skill(*args, cwd=project)
         assert result.code == 1, (args, result.stdout, result.stderr)
         shown = result.stdout + result.stderr
@@ -306,9 +306,9 @@ def test_schema_import_runs_project_code_only_with_allow_import(skill: RunSkill,
     assert "importing the bundle of tool 'ping' to build its schema (--allow-import)" in result.stderr
     assert marker.read_text() == "ran"
     schema = json.loads((project / "dist/tools/ping/input.schema.json").read_text())
-    assert schema["properties"]["host"]["format"] == "ipv4"
+    assert schema["properties"]["share"]["anyOf"][1]["format"] == "fraction"
     # What was compiled with consent stays usable without asking again.
-    assert skill("test", "--name", "ping", "--input", '{"host": "1.2.3.4"}', cwd=project).code == 0
+    assert skill("test", "--name", "ping", "--input", '{"share": "1/3"}', cwd=project).code == 0
 
 
 # --- 12. thousands of unknown keys ---------------------------------------------------------

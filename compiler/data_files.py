@@ -1,0 +1,115 @@
+"""Which data files go into a bundle, and which data paths its modules name but it lacks.
+
+The rule: a data file belongs to the package of its folder, the nearest folder at or
+above it (inside ``src``) that holds a module; it goes into every bundle that holds a
+module of that folder.  ``src/tools/data/x.json`` goes with ``tools/orders.py``
+whenever the bundle holds ``tools/orders.py`` or any other module of ``src/tools/``.
+Which files are data at all is ``source_tree.discover_data``'s (``[tool.skill]
+include`` and ``exclude``).
+
+A path a bundled module names literally (``data_refs``) that is not in its bundle is
+a ``skill/missing-data-file`` error at the expression: the file does not exist, the
+globs leave it out, or it belongs to a package the bundle does not import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+
+from .data_refs import data_references
+from .resolve import Linker
+from .source_tree import DataSet
+from .types import Finding
+
+__all__ = ["MISSING_DATA_FILE", "bundle_data", "data_key"]
+
+MISSING_DATA_FILE = "skill/missing-data-file"
+
+
+def _members(linker: Linker, names: Iterable[str]) -> dict[str, str]:
+    """Each module's path relative to the project -> its path relative to ``src``."""
+    prefix = linker.config.src.relative_to(linker.config.root).as_posix() + "/"
+    paths = [linker.modules[name].path for name in names if name in linker.modules]
+    return {path: path.removeprefix(prefix) for path in paths}
+
+
+def _folders(members: Iterable[str]) -> set[str]:
+    return {member.rpartition("/")[0] for member in members}
+
+
+def data_key(linker: Linker, names: Iterable[str], data: DataSet) -> str:
+    """What the data of a bundle of the modules ``names`` depends on: the contents of its
+    files, and the names (not the contents) of every other one."""
+    folders = _folders(_members(linker, names).values())
+    digest = hashlib.sha256(repr((linker.config.include, linker.config.exclude)).encode())
+    for item in data.files:
+        digest.update(f"{item.member}\0{item.owner}\0{item.key if item.owner in folders else ''}\0".encode())
+    digest.update(repr((data.skipped, sorted(data.module_folders))).encode())
+    return digest.hexdigest()
+
+
+def bundle_data(
+    linker: Linker, names: Iterable[str], sources: Mapping[str, bytes], data: DataSet
+) -> tuple[list[tuple[str, bytes]], list[Finding]]:
+    """The data files (archive name, bytes) of a bundle of the modules ``names``, and a
+    finding for each data path those modules name that the bundle would not hold."""
+    members = _members(linker, names)
+    folders = _folders(members.values())
+    files = [(item.member, item.content) for item in data.files if item.owner in folders]
+    present = {member for member, _ in files} | set(members.values())
+    findings: list[Finding] = []
+    for path, member in members.items():
+        source = sources.get(path)
+        if source is None:
+            continue
+        for reference in data_references(source, member):
+            problem = _problem(linker, reference.target, present, data)
+            if problem is not None:
+                message, hint = problem
+                findings.append(Finding(MISSING_DATA_FILE, message, path, reference.pos, hint=hint))
+    return files, findings
+
+
+def _problem(linker: Linker, target: str | None, present: set[str], data: DataSet) -> tuple[str, str] | None:
+    """Why the bundle holding ``present`` lacks ``target``: a message and a hint, or ``None``."""
+    config = linker.config
+    src = config.src.relative_to(config.root).as_posix()
+    shown_src = f"{src}/" if src != "." else "the project folder"
+    if target is None:
+        return (
+            f"the path leads outside {shown_src}; nothing outside it is bundled, so the tool cannot read it",
+            f"move the file into {shown_src}, next to the module that reads it",
+        )
+    if target in present or any(item.startswith(target + "/") for item in present):
+        return None
+    shown = f"{src}/{target}" if src != "." else target
+    owner = next((item.owner for item in data.files if item.member == target), False)
+    if owner is not False:
+        where = f"{src}/{owner}" if owner else shown_src
+        if owner is None:
+            return (
+                f"{shown} is not bundled: no folder at or above it holds a module, so it belongs to no package",
+                "move it next to the module that reads it",
+            )
+        return (
+            f"{shown} is not bundled with this module: it belongs to the package in {where}, "
+            "none of whose modules the bundle holds",
+            "move it next to the module that reads it",
+        )
+    reason = next((why for member, why in data.skipped if member == target), None)
+    if reason is None and (config.src / target).exists():
+        reason = "skillc bundles no dotfiles, caches or modules as data"
+    if reason is not None:
+        hint = (
+            "change [tool.skill] include / exclude in pyproject.toml so that they take it"
+            if "include and exclude" in reason
+            else "raise [tool.skill] max_file_bytes"
+            if "max_file_bytes" in reason
+            else "make it a regular file inside the project"
+        )
+        return f"{shown} is not bundled: {reason}", hint
+    return (
+        f"{shown} does not exist, so the bundle has no such data file",
+        "add the file, or correct the path (it is relative to the module's folder)",
+    )

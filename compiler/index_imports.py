@@ -1,0 +1,221 @@
+"""Read the imports a module makes beyond its top level, from its ``ast`` tree.
+
+``index`` records the imports of the module's top level (and of its ``if``/``try``/
+``with`` blocks), which bind module-level names.  Everything a module imports counts
+for what its tools need, though: an import inside a function or method (a lazy
+import), in a class body or a loop, and ``importlib.import_module("name")`` or
+``__import__("name")`` with a literal name.  ``scan_imports`` finds those, and the
+calls of those two functions whose name is not a literal, which no compiler can see.
+
+Only statements are walked for import statements (they never sit in expressions);
+calls are looked for only in a file whose bytes mention ``import_module`` or
+``__import__``.  ``ast.walk`` and the explicit stack never recurse, so nesting costs
+nothing here.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from .types import Dynamic, ImportBinding, Pos
+
+__all__ = ["ImportScan", "is_type_checking", "scan_imports"]
+
+#: The blocks ``index`` walks at the top level: their imports are module-level imports.
+_TOP_LEVEL_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With)
+_DYNAMIC_TEXT_LIMIT = 80
+
+
+@dataclass(frozen=True)
+class ImportScan:
+    """What ``scan_imports`` found."""
+
+    inner: tuple[ImportBinding, ...]
+    dynamic: tuple[Dynamic, ...]
+    reexport_only: bool
+
+
+def is_type_checking(test: ast.expr | cst.BaseExpression) -> bool:
+    """Whether an ``if`` tests ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``): never true at run time."""
+    if isinstance(test, ast.Name | cst.Name):
+        return (test.id if isinstance(test, ast.Name) else test.value) == "TYPE_CHECKING"
+    if isinstance(test, ast.Attribute):
+        return test.attr == "TYPE_CHECKING"
+    if isinstance(test, cst.Attribute):
+        return test.attr.value == "TYPE_CHECKING"
+    return False
+
+
+def scan_imports(
+    tree: ast.Module, source: bytes, module_name: str, is_package: bool, position: Callable[[ast.AST], Pos]
+) -> ImportScan:
+    """The inner imports, literal and dynamic import calls of one module; see the module docstring."""
+    inner: list[ImportBinding] = []
+    importlib_names: set[str] = set()
+    import_module_names: set[str] = set()
+    for statement, nested, typing_only in _statements(tree.body):
+        if not isinstance(statement, ast.Import | ast.ImportFrom):
+            continue
+        bindings = _bindings(statement, position, typing_only)
+        for binding in bindings:
+            if binding.module == "importlib" and binding.name in (None, "import_module"):
+                (importlib_names if binding.name is None else import_module_names).add(binding.local)
+        if nested:
+            inner.extend(bindings)
+    dynamic: list[Dynamic] = []
+    if b"import_module" in source or b"__import__" in source:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                kind = _import_call(node.func, importlib_names, import_module_names)
+                if kind is not None:
+                    found = _called_import(node, kind, module_name, is_package, position)
+                    if isinstance(found, ImportBinding):
+                        inner.append(found)
+                    else:
+                        dynamic.append(found)
+    return ImportScan(tuple(inner), tuple(dynamic), is_package and _reexport_only(tree.body))
+
+
+def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool]]:
+    """Every statement, whether it is nested beyond what ``index`` reads, whether under ``TYPE_CHECKING``."""
+    pending: list[tuple[ast.stmt, bool, bool]] = [(statement, False, False) for statement in reversed(body)]
+    while pending:
+        statement, nested, typing_only = pending.pop()
+        yield statement, nested, typing_only
+        inside = nested or not isinstance(statement, _TOP_LEVEL_BLOCKS)
+        blocks: list[tuple[Sequence[ast.stmt], bool]] = []
+        if isinstance(statement, ast.If):
+            blocks.append((statement.body, typing_only or is_type_checking(statement.test)))
+            blocks.append((statement.orelse, typing_only))
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                value = getattr(statement, field, None)
+                if isinstance(value, list):
+                    blocks.append((value, typing_only))
+            for handler in getattr(statement, "handlers", ()):
+                blocks.append((handler.body, typing_only))
+            for case in getattr(statement, "cases", ()):
+                blocks.append((case.body, typing_only))
+        for block, typing in reversed(blocks):
+            pending.extend((child, inside, typing) for child in reversed(block))
+
+
+def _bindings(
+    statement: ast.Import | ast.ImportFrom, position: Callable[[ast.AST], Pos], typing_only: bool
+) -> list[ImportBinding]:
+    """The bindings of one import statement, as ``index`` records those of the top level."""
+    if isinstance(statement, ast.Import):
+        return [
+            ImportBinding(
+                alias.asname or alias.name.split(".")[0], alias.name, None, 0, position(alias), typing_only=typing_only
+            )
+            for alias in statement.names
+        ]
+    module = statement.module or ""
+    if any(alias.name == "*" for alias in statement.names):
+        return [ImportBinding("*", module, None, statement.level, position(statement), star=True)]
+    return [
+        ImportBinding(
+            alias.asname or alias.name, module, alias.name, statement.level, position(alias), typing_only=typing_only
+        )
+        for alias in statement.names
+    ]
+
+
+def _import_call(func: ast.expr, importlib_names: set[str], import_module_names: set[str]) -> str | None:
+    """``"importlib.import_module"`` or ``"__import__"`` when ``func`` is one of them, else ``None``."""
+    if isinstance(func, ast.Name):
+        if func.id == "__import__":
+            return "__import__"
+        return "importlib.import_module" if func.id in import_module_names else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if func.attr == "import_module" and func.value.id in importlib_names:
+            return "importlib.import_module"
+        if func.attr == "__import__" and func.value.id == "builtins":
+            return "__import__"
+    return None
+
+
+def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    if len(call.args) > index and not any(isinstance(arg, ast.Starred) for arg in call.args[: index + 1]):
+        return call.args[index]
+    return next((item.value for item in call.keywords if item.arg == keyword), None)
+
+
+def _called_import(
+    call: ast.Call, kind: str, module_name: str, is_package: bool, position: Callable[[ast.AST], Pos]
+) -> ImportBinding | Dynamic:
+    """The module a call of ``import_module``/``__import__`` imports, or why it cannot be known."""
+    pos = position(call)
+    name = _argument(call, 0, "name")
+    absolute = None
+    if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.strip("."):
+        if kind == "__import__":
+            level = _argument(call, 4, "level")
+            relative = level is not None and not (isinstance(level, ast.Constant) and level.value == 0)
+            absolute = None if relative else name.value
+        else:
+            absolute = _resolve(name.value, _argument(call, 1, "package"), module_name, is_package)
+    if absolute is not None:
+        return ImportBinding("", absolute, None, 0, pos)
+    text = ast.unparse(name) if name is not None else ""
+    if len(text) > _DYNAMIC_TEXT_LIMIT:
+        text = text[: _DYNAMIC_TEXT_LIMIT - 3] + "..."
+    return Dynamic(kind, text, pos)
+
+
+def _resolve(name: str, package: ast.expr | None, module_name: str, is_package: bool) -> str | None:
+    """The absolute name ``import_module(name, package)`` imports, as ``importlib`` resolves it."""
+    level = len(name) - len(name.lstrip("."))
+    if not level:
+        return name
+    if isinstance(package, ast.Constant) and isinstance(package.value, str):
+        anchor = package.value
+    elif isinstance(package, ast.Name) and package.id == "__name__":
+        anchor = module_name
+    elif isinstance(package, ast.Name) and package.id == "__package__":
+        anchor = module_name if is_package else module_name.rpartition(".")[0]
+    else:
+        return None
+    bits = anchor.rsplit(".", level - 1)
+    if not anchor or len(bits) < level:
+        return None
+    rest = name[level:]
+    return f"{bits[0]}.{rest}" if rest else bits[0]
+
+
+def _reexport_only(body: Sequence[ast.stmt]) -> bool:
+    """Whether a module holds nothing but imports (no star), a docstring and a literal ``__all__``."""
+    for index, statement in enumerate(body):
+        if isinstance(statement, ast.ImportFrom):
+            if any(alias.name == "*" for alias in statement.names):
+                return False
+        elif isinstance(statement, ast.Import):
+            continue
+        elif isinstance(statement, ast.Expr):
+            if index or not (isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)):
+                return False
+        elif not _literal_all(statement):
+            return False
+    return True
+
+
+def _literal_all(statement: ast.stmt) -> bool:
+    """``__all__ = ["a", "b"]`` (or a tuple, or annotated)."""
+    if isinstance(statement, ast.Assign):
+        targets, value = statement.targets, statement.value
+    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        targets, value = [statement.target], statement.value
+    else:
+        return False
+    return (
+        len(targets) == 1
+        and isinstance(targets[0], ast.Name)
+        and targets[0].id == "__all__"
+        and isinstance(value, ast.List | ast.Tuple)
+        and all(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in value.elts)
+    )

@@ -1,0 +1,101 @@
+"""Which declared dependency provides a third-party import, if any.
+
+A tool's third-party imports become its requirements, named as ``[project]
+dependencies`` declares them.  An import is provided by a declared distribution when
+its top-level name is that distribution's (``yaml`` is not ``PyYAML``, so the installed
+distributions' own lists of top-level names are asked next), or when a declared
+distribution requires the one providing it, directly or not: pydantic brings
+``typing_extensions`` and ``annotated_types``, skillc brings pydantic.  The installed
+distributions' metadata answers both questions; reading it is slow, so it is read only
+for an import that is not itself a declared name, and at most once per compile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+__all__ = ["Dependencies", "declared_requirements", "normalize"]
+
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?")
+_EXTRA = re.compile(r"""\bextra\s*==\s*['"]([^'"]+)['"]""")
+
+
+def normalize(name: str) -> str:
+    """A distribution name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def declared_requirements(dependencies: Iterable[object]) -> dict[str, str]:
+    """``[project] dependencies`` by normalised distribution name."""
+    found: dict[str, str] = {}
+    for requirement in dependencies:
+        if isinstance(requirement, str):
+            match = _REQUIREMENT.match(requirement)
+            if match:
+                found[normalize(match.group(1))] = requirement.strip()
+    return found
+
+
+def _parsed(requirement: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """A requirement's normalised name, the extras it asks for, and the extras its marker needs."""
+    match = _REQUIREMENT.match(requirement)
+    if match is None:
+        return None
+    extras = frozenset(normalize(extra.strip()) for extra in (match.group(2) or "").split(",") if extra.strip())
+    _, _, marker = requirement.partition(";")
+    return normalize(match.group(1)), extras, frozenset(normalize(extra) for extra in _EXTRA.findall(marker))
+
+
+class Dependencies:
+    """The project's declared dependencies, and what each brings in.
+
+    ``distributions()`` maps top-level import names to the distributions providing them
+    (``importlib.metadata.packages_distributions()``); ``requires(name)`` lists an
+    installed distribution's requirements (``importlib.metadata.requires``), ``None``
+    when it is not installed.  Both are asked only when an import needs them.
+    """
+
+    def __init__(
+        self,
+        dependencies: Iterable[object],
+        distributions: Callable[[], Mapping[str, Sequence[str]]],
+        requires: Callable[[str], Sequence[str] | None],
+    ) -> None:
+        self.declared = declared_requirements(dependencies)
+        self._distributions = distributions
+        self._requires = requires
+        self._brought: dict[str, str] | None = None
+
+    def requirement_for(self, top: str) -> str | None:
+        """The declared requirement that provides the import ``top``; ``None`` when none does."""
+        direct = self.declared.get(normalize(top))
+        if direct is not None:
+            return direct
+        candidates = [normalize(name) for name in self._distributions().get(top, [])]
+        for name in candidates:
+            if name in self.declared:
+                return self.declared[name]
+        brought = self._brought_in()
+        return next((brought[name] for name in [*candidates, normalize(top)] if name in brought), None)
+
+    def _brought_in(self) -> dict[str, str]:
+        """Every distribution a declared one requires, directly or not -> the declared requirement."""
+        if self._brought is None:
+            self._brought = {}
+            for root, requirement in self.declared.items():
+                parsed = _parsed(requirement)
+                pending = [(root, parsed[1] if parsed else frozenset[str]())]
+                visited: set[tuple[str, frozenset[str]]] = set()
+                while pending:
+                    name, extras = pending.pop()
+                    if (name, extras) in visited:
+                        continue
+                    visited.add((name, extras))
+                    for child in self._requires(name) or ():
+                        found = _parsed(child)
+                        if found is None or (found[2] and not found[2] & extras):
+                            continue  # only with an extra that was not asked for
+                        self._brought.setdefault(found[0], requirement)
+                        pending.append((found[0], found[1]))
+        return self._brought

@@ -1,0 +1,208 @@
+"""The examples of the checks of one tool's definition: its name, description, execute and settings.
+
+See ``check_examples`` for what an example is.  A leaf, like it.
+"""
+
+from __future__ import annotations
+
+from .check_projects import EXECUTE, GOOD, LOOKUP, SETTINGS, CheckExamples, agent, tool_class
+from .types import Example
+
+__all__ = ["TOOL_EXAMPLES"]
+
+TOOL_EXAMPLES: dict[str, CheckExamples] = {
+    "skill/missing-name": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": tool_class(SETTINGS + EXECUTE)}, ("src/tools.py", 7, 0)
+            ),
+        ),
+    ),
+    "skill/missing-execute": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "lookup"\n' + SETTINGS)},
+                ("src/tools.py", 7, 0),
+            ),
+            Example(
+                {
+                    "agent.py": agent("lookup", "from tools import lookup"),
+                    "tools.py": 'from skillc import Tool\nlookup = Tool(name="lookup", description="d")\n',
+                },
+                ("src/tools.py", 2, 9),
+            ),
+        ),
+    ),
+    "skill/invalid-tool-name": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "../lookup"\n' + SETTINGS + EXECUTE),
+                },
+                ("src/tools.py", 8, 11),
+            ),
+        ),
+    ),
+    "skill/dynamic-value": CheckExamples(
+        valid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": 'NAME = "lookup"\n'
+                    + tool_class("    name = NAME\n" + SETTINGS + EXECUTE).replace('NAME = "lookup"\n', ""),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class("    name = NAME\n" + SETTINGS + EXECUTE, header='NAME = "lookup"\n'),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "look" + "up"\n' + SETTINGS + EXECUTE),
+                },
+                ("src/tools.py", 8, 11),
+            ),
+        ),
+    ),
+    "skill/invalid-setting": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "lookup"\n    timeout = -1\n' + SETTINGS + EXECUTE),
+                },
+                ("src/tools.py", 9, 14),
+            ),
+        ),
+    ),
+    "skill/unknown-setting": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("ping", "from tools import ping"),
+                    "tools.py": 'from skillc import tool\n\n@tool(lazy=True)\ndef ping(text: str) -> str:\n    """Echo."""\n    return text\n',
+                },
+                ("src/tools.py", 3, 11),
+            ),
+        ),
+    ),
+    "skill/tool-is-model": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "lookup"\n' + SETTINGS + EXECUTE, bases="Tool, BaseModel"),
+                },
+                ("src/tools.py", 7, 0),
+            ),
+        ),
+    ),
+    "skill/misspelled-setting": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "lookup"\n    timout = 5\n' + SETTINGS + EXECUTE),
+                },
+                ("src/tools.py", 9, 4),
+            ),
+        ),
+    ),
+    "skill/reserved-tool-name": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "nul"\n' + SETTINGS + EXECUTE)},
+                ("src/tools.py", 8, 11),
+            ),
+        ),
+    ),
+    "skill/tool-name-style": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "LookUp"\n' + SETTINGS + EXECUTE)},
+                ("src/tools.py", 8, 11),
+            ),
+        ),
+    ),
+    "skill/missing-input-schema": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "lookup"\n    description = "Look up."\n' + EXECUTE),
+                },
+                ("src/tools.py", 7, 0),
+            ),
+        ),
+    ),
+    "skill/constructor-args-dropped": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup(open_db())", extra="open_db = print\n"), "tools.py": LOOKUP},
+                ("src/agent.py", 4, 67),
+            ),
+        ),
+    ),
+    "skill/constructor-args-invalid": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(Example({"agent.py": agent('Lookup("db")'), "tools.py": LOOKUP}, ("src/agent.py", 3, 60)),),
+    ),
+    "skill/init-requires-arguments": CheckExamples(
+        valid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + EXECUTE
+                        + "    def __init__(self, db=None):\n        self.db = db\n"
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + EXECUTE
+                        + "    def __init__(self, db):\n        self.db = db\n"
+                    ),
+                },
+                ("src/tools.py", 13, 4),
+            ),
+        ),
+    ),
+    "skill/missing-description": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "lookup"\n    input_schema = LookupInput\n' + EXECUTE),
+                },
+                ("src/tools.py", 7, 0),
+            ),
+        ),
+    ),
+}

@@ -1,0 +1,2 @@
+def render(text: str) -> str:
+    return f"*{text}*"

@@ -1,0 +1,2 @@
+def decorate(text: str) -> str:
+    return f"<{text}>"

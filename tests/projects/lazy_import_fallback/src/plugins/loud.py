@@ -1,0 +1,2 @@
+def louder(text: str) -> str:
+    return text.upper()

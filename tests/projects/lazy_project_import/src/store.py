@@ -1,0 +1,2 @@
+def where(order_id: str) -> str:
+    return f"{order_id} is in transit"

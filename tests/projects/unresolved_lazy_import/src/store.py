@@ -1,0 +1,2 @@
+def where(order_id: str) -> str:
+    return order_id
