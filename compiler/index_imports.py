@@ -57,6 +57,9 @@ def scan_imports(
     inner: list[ImportBinding] = []
     importlib_names: set[str] = set()
     import_module_names: set[str] = set()
+    #: Names of ``importlib.resources`` (``from importlib import resources``) and of its ``files``.
+    resources_names: set[str] = set()
+    files_names: set[str] = set()
     for statement, nested, typing_only in _statements(tree.body):
         if not isinstance(statement, ast.Import | ast.ImportFrom):
             continue
@@ -64,6 +67,12 @@ def scan_imports(
         for binding in bindings:
             if binding.module == "importlib" and binding.name in (None, "import_module"):
                 (importlib_names if binding.name is None else import_module_names).add(binding.local)
+            elif binding.module == "importlib.resources" and binding.name == "files":
+                files_names.add(binding.local)
+            elif binding.module == "importlib.resources" and binding.name is None:  # import importlib.resources [as r]
+                (importlib_names if binding.local == "importlib" else resources_names).add(binding.local)
+            elif binding.module == "importlib" and binding.name == "resources":
+                resources_names.add(binding.local)
         if nested:
             inner.extend(bindings)
     dynamic: list[Dynamic] = []
@@ -77,7 +86,30 @@ def scan_imports(
                         inner.append(found)
                     else:
                         dynamic.append(found)
+    if b"files" in source:  # importlib.resources.files("pkg") imports pkg: it must be in the bundle
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _is_files(node.func, importlib_names, resources_names, files_names):
+                anchor = _argument(node, 0, "anchor")
+                if isinstance(anchor, ast.Constant) and isinstance(anchor.value, str) and anchor.value:
+                    inner.append(ImportBinding("", anchor.value, None, 0, position(node)))
     return ImportScan(tuple(inner), tuple(dynamic), is_package and _reexport_only(tree.body))
+
+
+def _is_files(func: ast.expr, importlib_names: set[str], resources_names: set[str], files_names: set[str]) -> bool:
+    """Whether ``func`` is ``importlib.resources.files`` under any of the names the module gave it."""
+    if isinstance(func, ast.Name):
+        return func.id in files_names
+    if not isinstance(func, ast.Attribute) or func.attr != "files":
+        return False
+    owner = func.value
+    if isinstance(owner, ast.Name):
+        return owner.id in resources_names
+    return (
+        isinstance(owner, ast.Attribute)
+        and owner.attr == "resources"
+        and isinstance(owner.value, ast.Name)
+        and owner.value.id in importlib_names
+    )
 
 
 def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool]]:

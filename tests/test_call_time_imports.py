@@ -106,10 +106,6 @@ def catalog_item(key: str) -> str:
     return json.loads(items)[key]
 
 
-def _bundles_catalog():  # never called: files() alone names no module for the compiler to bundle
-    import catalog  # noqa: F401
-
-
 @tool
 def catalog_in_thread(key: str) -> str:
     \"\"\"Read an item of the catalog from a thread of the tool's own.\"\"\"
