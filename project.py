@@ -19,7 +19,7 @@ context is built, so a server that builds one per request reads them once with
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,7 @@ class OfferedCall:
     """One call made through the offer: its result, and the offer it was checked against."""
 
     result: ToolResult
-    #: The offer made for the call; ``None`` when the conditions were skipped.
+    #: The offer made for the call (its tool's alone with ``own_conditions_only``); ``None`` when skipped.
     offer: Offer | None
     #: Why the tool is hidden (its skill's reason first) when that refused the call; else ``None``.
     hidden: str | None = None
@@ -123,9 +123,12 @@ class Project:
             session=session or {},
         )
 
-    async def offer(self, context: ToolContext) -> Offer:
-        """Evaluate every condition for one turn (or one listing), failing closed; never raises."""
-        return await self.runtime.offer(context)
+    async def offer(self, context: ToolContext, *, only: Collection[str] | None = None) -> Offer:
+        """Evaluate every condition for one turn (or one listing), failing closed; never raises.
+
+        ``only`` (tool names) evaluates just those tools' conditions and their skills'.
+        """
+        return await self.runtime.offer(context, only=only)
 
     async def call(
         self,
@@ -134,16 +137,20 @@ class Project:
         context: ToolContext | None = None,
         *,
         check_condition: bool = True,
+        own_conditions_only: bool = False,
         approver: Approver | None = None,
     ) -> OfferedCall:
         """Offer, then call ``name`` unless the offer hides it (``not_offered``); a result always.
 
-        ``check_condition=False`` skips the offer, so the tool runs whatever its
-        conditions say.  The call's id is the context's; without a context, one is
+        ``own_conditions_only=True`` evaluates only ``name``'s condition and its skill's
+        (the offer then holds just that tool), so a slow condition elsewhere cannot delay
+        the call; ``skill test`` and ``skillc.testing`` call so.  ``check_condition=False``
+        skips the offer, so the tool runs whatever its conditions say.  The call's id is the context's; without a context, one is
         built for the tool.
         """
         context = self.context(tool=name) if context is None else context
-        offer = await self.runtime.offer(context) if check_condition else None
+        only = (name,) if own_conditions_only else None
+        offer = await self.runtime.offer(context, only=only) if check_condition else None
         result = await self.runtime.call(
             name,
             arguments,

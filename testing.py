@@ -85,12 +85,13 @@ class ProjectUnderTest:
         check_condition: bool = True,
         **context: Any,
     ) -> ToolResult:
-        """Call one tool; its conditions are checked first unless ``check_condition=False``."""
+        """Call one tool; its own and its skill's conditions (no other) run first unless ``check_condition=False``."""
         called = self.project.call(
             name,
             arguments if arguments is not None else {},
             self.context(name, **context),
             check_condition=check_condition,
+            own_conditions_only=True,
             approver=approve_all if approve else decline_all,
         )
         return asyncio.run(called).result

@@ -3,21 +3,30 @@
 ``parse_arguments`` turns what the model sent (JSON text, bytes or a mapping) into a
 dict, refusing anything else with the error result the model reads (``invalid_json``,
 ``validation``).  ``remove_strict_nulls`` undoes what OpenAI's strict mode makes a model
-send for the optional fields of a strict tool.
+send for the optional fields of a strict tool.  ``decode_json`` is the JSON reading
+both use (and ``skill test --input``): it refuses what JSON cannot spell (``NaN``,
+``Infinity``, a number too large to be finite such as ``1e999``), integers of more than
+4,300 digits and nesting too deep, each with a ``ValueError`` that says so.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any, Final, NoReturn
 
 from .results import refuse
 
-__all__ = ["parse_arguments", "remove_strict_nulls"]
+__all__ = ["decode_json", "parse_arguments", "remove_strict_nulls"]
 
 #: Deeper than this, a strict tool's arguments are left as they are.
 _MAX_DEPTH: Final = 64
+#: Python's own limit for turning digits into an ``int`` (``sys.get_int_max_str_digits``).
+MAX_INTEGER_DIGITS: Final = 4300
+#: Taken at import: tool code that replaces ``json.loads`` does not change how arguments are read.
+_loads: Final = json.loads
+_NO_INFINITY: Final = "JSON numbers are finite, JSON has no NaN or infinity"
 
 
 def _json_type(value: object) -> str:
@@ -33,7 +42,35 @@ def _json_type(value: object) -> str:
 
 
 def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not valid JSON")
+    raise ValueError(f"{name} is not valid JSON: {_NO_INFINITY}")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"a number too large to be finite is not valid JSON: {_NO_INFINITY}")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise ValueError(f"an integer has more than {MAX_INTEGER_DIGITS:,} digits")
+    return int(text)
+
+
+def decode_json(text: str | bytes | bytearray) -> Any:
+    """JSON text as Python values; a ``ValueError`` saying why when it is not JSON, or too much.
+
+    Refused: malformed text (with its line and column), ``NaN`` and infinities, spelt
+    out or as a number too large to be finite, integers of more than 4,300 digits,
+    nesting deeper than the interpreter's recursion limit, bytes not in UTF-8.
+    """
+    try:
+        return _loads(text, parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise ValueError("it is nested too deeply") from None
 
 
 def parse_arguments(arguments: object) -> dict[Any, Any]:
@@ -45,15 +82,10 @@ def parse_arguments(arguments: object) -> dict[Any, Any]:
     if isinstance(arguments, str | bytes | bytearray):
         if not arguments.strip():
             return {}
-        problem = "The arguments are not valid JSON"
         try:
-            document = json.loads(arguments, parse_constant=_refuse_constant)
-        except json.JSONDecodeError as error:
-            refuse("invalid_json", f"{problem}: {error.msg} at line {error.lineno} column {error.colno}.")
-        except RecursionError:
-            refuse("invalid_json", f"{problem}: they are nested too deeply.")
-        except ValueError as error:  # not UTF-8, NaN, integers with thousands of digits
-            refuse("invalid_json", f"{problem}: {error}")
+            document = decode_json(arguments)
+        except ValueError as error:  # also: not UTF-8, NaN, infinities, integers with thousands of digits
+            refuse("invalid_json", f"The arguments are not valid JSON: {error}.")
     elif isinstance(arguments, Mapping):
         document = dict(arguments)
     else:

@@ -109,9 +109,11 @@ class Runtime:
 
     # --- the two things a runtime does -------------------------------------------------
 
-    async def offer(self, context: ToolContext, *, timeout: float | None = None) -> Offer:
-        """Evaluate every condition for this turn; see ``skillc.runtime.offer``."""
-        return await build_offer(self.store, context, self.condition_timeout if timeout is None else timeout)
+    async def offer(
+        self, context: ToolContext, *, timeout: float | None = None, only: Collection[str] | None = None
+    ) -> Offer:
+        """Evaluate every condition for this turn (``only``: just those tools'); see ``skillc.runtime.offer``."""
+        return await build_offer(self.store, context, self.condition_timeout if timeout is None else timeout, only=only)
 
     async def call(
         self,

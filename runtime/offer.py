@@ -17,7 +17,7 @@ import asyncio
 import dataclasses
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, TypeAlias
 
@@ -159,13 +159,25 @@ def _hide(hidden: list[Hidden], item: _Item, why: _Hiding) -> None:
     logger.log(level, "%s %r is hidden this turn: %s", item.kind, item.name, why.reason)
 
 
-async def build_offer(store: DistStore, context: ToolContext, timeout: float) -> Offer:
-    """Evaluate every condition of ``store``'s dist concurrently and say what is offered; never raises."""
+async def build_offer(
+    store: DistStore, context: ToolContext, timeout: float, *, only: Collection[str] | None = None
+) -> Offer:
+    """Evaluate every condition of ``store``'s dist concurrently and say what is offered; never raises.
+
+    ``only`` (tool names) restricts the offer to those tools and their skills: no other
+    condition runs, so one slow condition elsewhere cannot delay a single call.
+    """
     manifest = store.manifest
     order = {name: index for index, name in enumerate(manifest.agent.skills)}
+    tools = list(manifest.tools)
     skills = sorted(manifest.skills, key=lambda skill: order.get(skill.name, len(order)))
+    if only is not None:
+        wanted = set(only)
+        tools = [tool for tool in tools if tool.name in wanted]
+        owners = {tool.skill for tool in tools}
+        skills = [skill for skill in skills if skill.name in owners]
     checks = [_Item("skill", skill.name) for skill in skills if skill.condition is not None]
-    checks += [_Item("tool", tool.name) for tool in manifest.tools if tool.has_condition]
+    checks += [_Item("tool", tool.name) for tool in tools if tool.has_condition]
 
     def scoped(item: _Item) -> ToolContext:
         if item.kind == "skill":
@@ -188,7 +200,7 @@ async def build_offer(store: DistStore, context: ToolContext, timeout: float) ->
     shown_skills = {skill.name for skill in offered_skills}
 
     candidates: list[str] = []
-    for tool in manifest.tools:
+    for tool in tools:
         item = _Item("tool", tool.name)
         why = hiding.get(item)
         if tool.skill not in shown_skills:

@@ -3,16 +3,20 @@
 Results go through pydantic_core's serializer, which knows pydantic models,
 dataclasses, dates, enums, sets, UUIDs, decimals and the rest; a ``str`` result is
 sent as it is.  Validation errors are listed by field path and expectation, never
-with the value that was sent: arguments carry whatever the user typed, secrets included.
+with the value that was sent: arguments carry whatever the user typed, secrets included
+(keys too: an undeclared key is counted, and named only when it looks like a field name).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails, PydanticSerializationError, to_json
+
+from .arguments import decode_json
 
 __all__ = [
     "DEFAULT_MAX_OUTPUT_BYTES",
@@ -30,6 +34,14 @@ DEFAULT_MAX_OUTPUT_BYTES: Final = 1024 * 1024
 _MAX_LISTED: Final = 20
 #: An exception's message is cut after this many characters.
 _MAX_MESSAGE: Final = 2000
+#: A run of digits this long may be an integer too large for JSON readers (Python's included).
+_LONG_DIGITS: Final = re.compile(rb"[0-9]{4301}")
+#: A path step shown as it is: what field names and aliases look like, not e-mail addresses or prose.
+_SHOWN_STEP: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}", re.ASCII)
+#: An undeclared key is named only when it looks like a mistyped field name.
+_SHOWN_KEY: Final = re.compile(r"[A-Za-z0-9_]{1,24}", re.ASCII)
+#: The errors pydantic gives for a key the schema does not declare.
+_UNDECLARED: Final = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
 
 
 class SerializationFailure(Exception):
@@ -61,6 +73,11 @@ def to_json_text(value: object, *, limit: int = DEFAULT_MAX_OUTPUT_BYTES) -> str
             data = to_json(value, inf_nan_mode="null")
         except (PydanticSerializationError, ValueError, TypeError, RecursionError) as error:
             raise SerializationFailure(_first_line(error)) from None
+        if _LONG_DIGITS.search(data) is not None:  # rare: only then is the text read back to be sure
+            try:
+                decode_json(data)
+            except ValueError as error:
+                raise SerializationFailure(f"its JSON cannot be read back: {error}") from None
         size = len(data)
         text = data.decode("utf-8")
     if size > limit:
@@ -104,12 +121,43 @@ def _message(item: ErrorDetails) -> str:
     return item["msg"]
 
 
+def _safe_step(step: int | str) -> int | str:
+    """A location step as it may be shown: a dict key of the caller's choosing may not be."""
+    return step if isinstance(step, int) or _SHOWN_STEP.fullmatch(step) else "<key>"
+
+
+def _unexpected(parent: tuple[int | str, ...], keys: list[str]) -> str:
+    shown = [key for key in keys if _SHOWN_KEY.fullmatch(key)][:_MAX_LISTED]
+    count = len(keys)
+    text = f"{format_location(parent)}: {count} unexpected propert{'y' if count == 1 else 'ies'}, not in the schema"
+    if not shown:
+        return text
+    rest = count - len(shown)
+    return text + ": " + ", ".join(repr(key) for key in shown) + (f" and {rest} not shown" if rest else "")
+
+
 def describe_validation_error(error: ValidationError) -> list[str]:
-    """One ``path: expectation`` line per problem, without the values that were sent."""
-    lines = [
-        f"{format_location(item['loc'])}: {_message(item)}"
-        for item in error.errors(include_input=False, include_url=False)
-    ]
+    """One ``path: expectation`` line per problem, without the values that were sent.
+
+    Declared fields are named by their path.  Keys the schema does not declare are the
+    caller's text (an e-mail address, a token): they are counted per object, and named
+    only when short and made of ``[A-Za-z0-9_]`` alone (a mistyped field name); a path
+    step that does not look like a field name (a dict key) is shown as ``<key>``.
+    """
+    lines: list[str] = []
+    extras: dict[tuple[int | str, ...], list[str]] = {}
+    for item in error.errors(include_input=False, include_url=False):
+        location = tuple(_safe_step(step) for step in item["loc"])
+        if item["type"] in _UNDECLARED and item["loc"] and isinstance(item["loc"][-1], str):
+            parent = location[:-1]
+            if parent not in extras:
+                extras[parent] = []
+                lines.append("")  # filled in below, in the place of the object's first extra key
+            extras[parent].append(item["loc"][-1])
+            continue
+        lines.append(f"{format_location(location)}: {_message(item)}")
+    grouped = iter([_unexpected(parent, keys) for parent, keys in extras.items()])
+    lines = [line or next(grouped) for line in lines]
     if len(lines) > _MAX_LISTED:
         hidden = len(lines) - _MAX_LISTED
         lines = [*lines[:_MAX_LISTED], f"... and {hidden} more"]
