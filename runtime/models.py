@@ -24,6 +24,7 @@ __all__ = [
     "Message",
     "Model",
     "ModelError",
+    "MODEL_KEYS",
     "ModelSettings",
     "Reply",
     "TextSink",
@@ -39,6 +40,8 @@ TextSink: TypeAlias = Callable[[str], None]
 #: ``"required"``, or ``{"type": "function", "function": {"name": ...}}``, as Chat Completions takes it.
 ToolChoice: TypeAlias = str | Mapping[str, Any]
 
+#: The keys of ``[tool.skill.chat]`` that ``model_settings`` reads.
+MODEL_KEYS: Final = frozenset({"model", "base_url", "stream", "timeout", "max_retries", "deadline", "max_answer_bytes"})
 #: Where the ``openai`` client sends requests when no base URL is configured.
 DEFAULT_BASE_URL: Final = "https://api.openai.com/v1"
 
@@ -112,8 +115,12 @@ class ModelSettings:
     base_url: str | None = None
     #: Ask for the answer as a stream of pieces (shown as they arrive).
     stream: bool = True
-    #: Seconds one request may take.
+    #: Seconds one request may wait to connect, or between two pieces of its answer.
     timeout: float = 120.0
+    #: Seconds one model request may take in all, retries and the whole streamed answer included.
+    deadline: float = 600.0
+    #: Bytes one answer may have; a longer one (an endless stream) is refused.
+    max_answer_bytes: int = 10_000_000
     #: Retries of a request that failed to connect, timed out or got a 429 or 5xx.
     max_retries: int = 2
 
@@ -146,6 +153,13 @@ def _count_setting(table: Mapping[str, object], key: str, default: int) -> int:
     return value
 
 
+def _size_setting(table: Mapping[str, object], key: str, default: int) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"[tool.skill.chat] {key} must be a whole number of 1 or more")
+    return value
+
+
 def model_settings(
     table: Mapping[str, object],
     *,
@@ -173,4 +187,6 @@ def model_settings(
         stream=stream,
         timeout=_seconds_setting(table, "timeout", ModelSettings.timeout),
         max_retries=_count_setting(table, "max_retries", ModelSettings.max_retries),
+        deadline=_seconds_setting(table, "deadline", ModelSettings.deadline),
+        max_answer_bytes=_size_setting(table, "max_answer_bytes", ModelSettings.max_answer_bytes),
     )

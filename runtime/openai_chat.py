@@ -3,7 +3,10 @@
 OpenAI, Ollama, vLLM, LM Studio, llama.cpp's server: ``OpenAIChatModel`` sends the
 conversation and the offered tools' definitions (in the Chat Completions shape,
 ``chat_tool``), streamed or whole, and puts the reply together.  The API key is never
-printed: it is removed from every message of an endpoint error.
+printed: it is removed from every message of an endpoint error.  The answer is read as
+bytes and parsed here, so that every request is bounded (``deadline`` for all of it,
+``max_answer_bytes`` for its size) and an answer that is not a Chat Completions answer
+(an HTML page, a broken stream) is a ``ModelError`` that says so, never a crash.
 
 Importing ``openai`` takes a third of a second, so only ``providers.open_model`` imports
 this module, and only when an endpoint is configured.
@@ -11,7 +14,9 @@ this module, and only when an endpoint is configured.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -26,6 +31,8 @@ __all__ = ["NO_KEY", "OpenAIChatModel", "chat_tool"]
 NO_KEY: Final = "no-key"
 #: An endpoint's error message is cut after this many characters.
 _MAX_SERVER_MESSAGE: Final = 500
+#: The start of an answer that cannot be read is shown up to this many bytes.
+_SHOWN_START: Final = 60
 
 
 def chat_tool(definition: Mapping[str, Any]) -> dict[str, Any]:
@@ -61,6 +68,154 @@ class _Calls:
     def calls(self) -> tuple[ToolCall, ...]:
         """The calls put together, in the order of their index."""
         return tuple(ToolCall(part.id, part.name, "".join(part.arguments)) for _, part in sorted(self._parts.items()))
+
+
+class _Unreadable(Exception):
+    """The endpoint's answer is not a Chat Completions answer; the message says how."""
+
+
+class _Reported(_Unreadable):
+    """The answer is an error document (with HTTP 200, or an event of a stream); the message is its."""
+
+
+def _json(data: bytes, what: str) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        start = data[:_SHOWN_START].decode("utf-8", "replace").strip()
+        raise _Unreadable(f"{what} (it starts {start!r})" if start else f"{what} (it is empty)") from None
+
+
+def _text(value: object, where: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise _Unreadable(f"{where} is not a string")
+
+
+def _object(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _Unreadable(f"{where} is not an object")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _Unreadable(f"{where} is not a list")
+    return value
+
+
+def _endpoint_error(document: Mapping[str, Any]) -> None:
+    """An answer that is an error document (some servers send one with HTTP 200, or in a stream)."""
+    error = document.get("error")
+    if error is not None:
+        said = error.get("message") if isinstance(error, Mapping) else error
+        raise _Reported(str(said).strip()[:_MAX_SERVER_MESSAGE] or "no message")
+
+
+def _whole(document: object) -> Reply:
+    """The reply in a whole (not streamed) completion document."""
+    document = _object(document, "the answer")
+    _endpoint_error(document)
+    choices = _list(document.get("choices"), "choices")
+    if not choices:
+        raise _Unreadable("it has no choices")
+    message = _object(_object(choices[0], "choices[0]").get("message"), "choices[0].message")
+    text = _text(message.get("content"), "the message's content") or ""
+    calls = _Calls()
+    for index, item in enumerate(_list(message.get("tool_calls"), "tool_calls")):
+        where = f"tool_calls[{index}]"
+        item = _object(item, where)
+        if item.get("function") is None and item.get("type", "function") != "function":
+            continue  # a custom (non-function) tool call
+        function = _object(item.get("function"), f"{where}.function")
+        calls.add(
+            index,
+            _text(item.get("id"), f"{where}.id"),
+            _text(function.get("name"), f"{where}.function.name"),
+            _text(function.get("arguments"), f"{where}.function.arguments"),
+        )
+    return Reply(text, calls.calls())
+
+
+class _Stream:
+    """Chat Completions chunks, read from server-sent events line by line."""
+
+    def __init__(self, on_text: TextSink | None) -> None:
+        self.on_text = on_text
+        self.text: list[str] = []
+        self.calls = _Calls()
+        self.events = 0
+        self.done = False
+        self._data: list[bytes] = []
+
+    def line(self, line: bytes) -> None:
+        """One line of the stream, without its line end."""
+        line = line.rstrip(b"\r")
+        if line.startswith(b"data:"):
+            self._data.append(line[6:] if line.startswith(b"data: ") else line[5:])
+        elif not line and self._data:
+            data = b"\n".join(self._data)
+            self._data = []
+            if data.strip() == b"[DONE]":
+                self.done = True
+                return
+            self.events += 1
+            _chunk(_json(data, "an event of its stream is not JSON"), self.text, self.calls, self.on_text)
+
+
+async def _streamed(pieces: AsyncIterator[bytes], on_text: TextSink | None) -> Reply:
+    """The reply in a stream of Chat Completions chunks (server-sent events)."""
+    stream = _Stream(on_text)
+    pending: list[bytes] = []
+    async for piece in pieces:
+        if b"\n" not in piece:
+            pending.append(piece)
+            continue
+        *lines, rest = b"".join([*pending, piece]).split(b"\n")
+        pending = [rest]
+        for line in lines:
+            stream.line(line)
+            if stream.done:
+                break
+        if stream.done:
+            break
+    else:
+        stream.line(b"".join(pending))
+        stream.line(b"")
+    if not stream.events:
+        raise _Unreadable("it is not a stream of Chat Completions chunks (no event in it)")
+    return Reply("".join(stream.text), stream.calls.calls())
+
+
+def _chunk(chunk: object, text: list[str], calls: _Calls, on_text: TextSink | None) -> None:
+    chunk = _object(chunk, "a chunk of its stream")
+    _endpoint_error(chunk)
+    for choice in _list(chunk.get("choices"), "a chunk's choices"):
+        choice = _object(choice, "a chunk's choice")
+        if choice.get("index"):
+            continue  # only the first choice is asked for
+        if choice.get("delta") is None:
+            continue
+        delta = _object(choice.get("delta"), "a chunk's delta")
+        content = _text(delta.get("content"), "a chunk's content")
+        if content:
+            text.append(content)
+            if on_text is not None:
+                on_text(content)
+        for position, part in enumerate(_list(delta.get("tool_calls"), "a chunk's tool_calls")):
+            part = _object(part, "a chunk's tool call")
+            index = part.get("index")
+            if index is not None and (isinstance(index, bool) or not isinstance(index, int)):
+                raise _Unreadable("a chunk's tool call index is not a number")
+            function = _object(part.get("function") or {}, "a chunk's tool call function")
+            calls.add(
+                position if index is None else index,
+                _text(part.get("id"), "a chunk's tool call id"),
+                _text(function.get("name"), "a chunk's tool call name"),
+                _text(function.get("arguments"), "a chunk's tool call arguments"),
+            )
 
 
 class OpenAIChatModel:
@@ -100,55 +255,55 @@ class OpenAIChatModel:
             request["tools"] = [chat_tool(definition) for definition in tools]
             if tool_choice is not None:
                 request["tool_choice"] = tool_choice
+        if self.settings.stream:
+            request["stream"] = True
+        deadline = self.settings.deadline
         try:
-            if self.settings.stream:
-                return await self._streamed(request, on_text)
-            return await self._whole(request, on_text)
+            async with asyncio.timeout(deadline):
+                return await self._ask(request, on_text)
+        except TimeoutError:
+            message = f"the model endpoint at {self.base_url} did not finish its answer within {deadline:g} s"
+            raise ModelError(message, hint="is the server overloaded? raise deadline in [tool.skill.chat]") from None
         except openai.OpenAIError as error:
             raise self._error(error) from None
+        except _Reported as error:
+            said = self._redact(str(error))
+            raise ModelError(f"the model endpoint at {self.base_url} answered with an error: {said}") from None
+        except _Unreadable as error:
+            said = self._redact(str(error))
+            raise ModelError(
+                f"the model endpoint at {self.base_url} sent an answer that cannot be read: {said}"
+            ) from None
 
-    async def _whole(self, request: dict[str, Any], on_text: TextSink | None) -> Reply:
-        completion: Any = await self._client.chat.completions.create(**request)
-        choices = getattr(completion, "choices", None)
-        if not choices:
-            raise ModelError(f"the model endpoint at {self.base_url} answered without a message")
-        message = choices[0].message
-        text = message.content or ""
-        calls = _Calls()
-        for index, call in enumerate(message.tool_calls or ()):
-            function = getattr(call, "function", None)  # custom (non-function) tool calls have none
-            if function is not None:
-                calls.add(index, call.id, function.name, function.arguments)
-        if text and on_text is not None:
-            on_text(text)
-        return Reply(text, calls.calls())
+    async def _ask(self, request: dict[str, Any], on_text: TextSink | None) -> Reply:
+        """Send ``request`` and read the answer as bytes, bounded, parsing it here rather than in the client."""
+        answer = self._client.chat.completions.with_streaming_response.create(**request)
+        async with answer as response:
+            pieces = self._body(response)
+            if request.get("stream"):
+                return await _streamed(pieces, on_text)
+            body = b"".join([piece async for piece in pieces])
+        reply = _whole(_json(body, "it is not JSON"))
+        if reply.text and on_text is not None:
+            on_text(reply.text)
+        return reply
 
-    async def _streamed(self, request: dict[str, Any], on_text: TextSink | None) -> Reply:
-        stream: Any = await self._client.chat.completions.create(**request, stream=True)
-        text: list[str] = []
-        calls = _Calls()
-        async with stream:
-            async for chunk in stream:
-                for choice in chunk.choices or ():
-                    if choice.index:
-                        continue  # only the first choice is asked for
-                    delta = choice.delta
-                    if delta is None:
-                        continue
-                    if delta.content:
-                        text.append(delta.content)
-                        if on_text is not None:
-                            on_text(delta.content)
-                    for position, part in enumerate(delta.tool_calls or ()):
-                        index = getattr(part, "index", None)
-                        function = part.function
-                        calls.add(
-                            position if index is None else index,
-                            part.id,
-                            function.name if function is not None else None,
-                            function.arguments if function is not None else None,
-                        )
-        return Reply("".join(text), calls.calls())
+    async def _body(self, response: Any) -> AsyncIterator[bytes]:
+        """The answer's bytes as they arrive, up to ``max_answer_bytes``."""
+        limit = self.settings.max_answer_bytes
+        size = 0
+        pieces = response.iter_bytes().__aiter__()
+        while True:
+            try:
+                piece: bytes = await pieces.__anext__()
+            except StopAsyncIteration:
+                return
+            except Exception as error:  # the transport's own errors: a dropped connection, a read timeout
+                raise _Unreadable(f"it broke off ({type(error).__name__}: {error})") from None
+            size += len(piece)
+            if size > limit:
+                raise _Unreadable(f"it is larger than max_answer_bytes ({limit} bytes) in [tool.skill.chat]")
+            yield piece
 
     def _error(self, error: openai.OpenAIError) -> ModelError:
         """The endpoint's failure in words, without the API key and without a traceback."""

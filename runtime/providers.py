@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Final
+from urllib.parse import urlsplit
 
 from ..contracts.errors import UsageError
 from .models import DEFAULT_BASE_URL, Model, ModelError, ModelSettings
@@ -34,7 +35,9 @@ def open_model(settings: ModelSettings, environ: Mapping[str, str]) -> Model:
     # Deferred for start-up: the openai client takes a third of a second to import.
     from .openai_chat import NO_KEY, OpenAIChatModel
 
-    api_key = environ.get("OPENAI_API_KEY") or None
+    if settings.base_url is not None:
+        _check_base_url(settings.base_url)
+    api_key = _api_key(environ)
     if api_key is None:
         if settings.base_url is None:
             raise ModelError(
@@ -42,4 +45,43 @@ def open_model(settings: ModelSettings, environ: Mapping[str, str]) -> Model:
                 hint="set OPENAI_API_KEY, or pass --base-url for a server of your own",
             )
         api_key = NO_KEY
-    return OpenAIChatModel(settings, api_key)
+    try:
+        return OpenAIChatModel(settings, api_key)
+    except Exception as error:  # the client's own check of the URL, whatever its exception
+        raise _bad_url(settings.base_url or DEFAULT_BASE_URL, str(error).replace(api_key, "***")) from None
+
+
+def _api_key(environ: Mapping[str, str]) -> str | None:
+    """``OPENAI_API_KEY`` without surrounding whitespace; a key that cannot go into a header is refused unshown."""
+    key = environ.get("OPENAI_API_KEY", "").strip()
+    if not key:
+        return None
+    if any(not 0x21 <= ord(character) <= 0x7E for character in key):
+        raise UsageError(
+            "OPENAI_API_KEY has whitespace, control or non-ASCII characters inside it, "
+            "so it cannot be sent (it is not shown here)",
+            hint='set OPENAI_API_KEY to the key alone, e.g. export OPENAI_API_KEY="$(cat key.txt)"',
+        )
+    return key
+
+
+def _bad_url(url: str, why: str) -> UsageError:
+    return UsageError(
+        f"the model endpoint's base URL {url!r} is not a valid http(s) URL ({why})",
+        hint="pass --base-url (or set OPENAI_BASE_URL, or base_url in [tool.skill.chat]) "
+        "like http://localhost:11434/v1",
+    )
+
+
+def _check_base_url(url: str) -> None:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number
+    except ValueError as error:
+        raise _bad_url(url, str(error)) from None
+    if parts.scheme not in {"http", "https"}:
+        raise _bad_url(url, "it must start with http:// or https://")
+    if not parts.hostname:
+        raise _bad_url(url, "it has no host")
+    if any(character.isspace() or not character.isprintable() for character in url):
+        raise _bad_url(url, "it has whitespace or control characters")

@@ -42,6 +42,14 @@ THREAD_FORMAT: Final = 1
 THREADS_FOLDER: Final = Path(".skill") / "threads"
 _ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _ROLES: Final = frozenset({"user", "assistant", "tool"})
+#: The fields each role's message may have (skill chat writes no others).
+_KEYS: Final = {
+    "user": frozenset({"role", "content", "name"}),
+    "assistant": frozenset({"role", "content", "tool_calls", "name", "refusal"}),
+    "tool": frozenset({"role", "content", "tool_call_id"}),
+}
+_CALL_KEYS: Final = frozenset({"id", "type", "function"})
+_FUNCTION_KEYS: Final = frozenset({"name", "arguments"})
 
 
 def _now() -> str:
@@ -86,8 +94,74 @@ def thread_path(root: Path, thread_id: str) -> Path:
     return root / THREADS_FOLDER / f"{check_thread_id(thread_id)}.json"
 
 
-def _valid_message(message: object) -> bool:
-    return isinstance(message, dict) and message.get("role") in _ROLES
+class _Malformed(Exception):
+    """What is wrong with a thread file, in words."""
+
+
+def _string(message: Message, key: str, where: str, *, optional: bool = False) -> None:
+    value = message.get(key)
+    if not (isinstance(value, str) or (optional and value is None)):
+        raise _Malformed(f"{where}: {key} must be a string{' or null' if optional else ''}")
+
+
+def _only(item: Message, keys: frozenset[str], where: str) -> None:
+    unknown = sorted(str(key) for key in item if key not in keys)
+    if unknown:
+        raise _Malformed(f"{where}: unknown field {unknown[0]!r}")
+
+
+def _tool_calls(message: Message, where: str) -> set[str]:
+    """The ids of an assistant message's tool calls, each checked."""
+    calls = message.get("tool_calls", [])
+    if not isinstance(calls, list):
+        raise _Malformed(f"{where}: tool_calls must be a list")
+    ids: set[str] = set()
+    for index, item in enumerate(calls):
+        at = f"{where}, tool call {index + 1}"
+        if not isinstance(item, dict):
+            raise _Malformed(f"{at}: it must be an object")
+        _only(item, _CALL_KEYS, at)
+        _string(item, "id", at)
+        if item.get("type", "function") != "function":
+            raise _Malformed(f"{at}: type must be 'function'")
+        function = item.get("function")
+        if not isinstance(function, dict):
+            raise _Malformed(f"{at}: function must be an object")
+        _only(function, _FUNCTION_KEYS, f"{at}, function")
+        _string(function, "name", f"{at}, function")
+        _string(function, "arguments", f"{at}, function")
+        if item["id"] in ids:
+            raise _Malformed(f"{at}: the id {item['id']!r} is used twice")
+        ids.add(item["id"])
+    return ids
+
+
+def _check_messages(messages: object) -> list[Message]:
+    """``messages`` if they are a conversation skill chat could have written; ``_Malformed`` if not."""
+    if not isinstance(messages, list):
+        raise _Malformed("messages must be a list")
+    answerable: set[str] = set()  # the calls of the last assistant message, not answered yet
+    for index, message in enumerate(messages):
+        where = f"message {index + 1}"
+        if not isinstance(message, dict):
+            raise _Malformed(f"{where}: it must be an object")
+        role = message.get("role")
+        if role not in _ROLES:
+            raise _Malformed(f"{where}: role must be one of {', '.join(sorted(_ROLES))}")
+        _only(message, _KEYS[role], where)
+        if role == "user":
+            _string(message, "content", where)
+            answerable = set()
+        elif role == "assistant":
+            _string(message, "content", where, optional=True)
+            answerable = _tool_calls(message, where)
+        else:
+            _string(message, "content", where)
+            _string(message, "tool_call_id", where)
+            if message["tool_call_id"] not in answerable:
+                raise _Malformed(f"{where}: it answers no tool call of the assistant message before it")
+            answerable.discard(message["tool_call_id"])
+    return messages
 
 
 def load_thread(root: Path, thread_id: str, agent: str) -> Thread | None:
@@ -106,9 +180,13 @@ def load_thread(root: Path, thread_id: str, agent: str) -> Thread | None:
         raise UserError(f"{path} is not a thread file: it is not valid JSON ({error})", hint=hint) from None
     if not isinstance(document, dict) or document.get("format") != THREAD_FORMAT:
         raise UserError(f"{path} is not a thread file of format {THREAD_FORMAT}", hint=hint)
-    messages = document.get("messages")
-    if not isinstance(messages, list) or not all(_valid_message(message) for message in messages):
-        raise UserError(f"{path} is not a thread file: its messages are malformed", hint=hint)
+    try:
+        messages = _check_messages(document.get("messages"))
+        for key in ("id", "agent", "created", "updated"):
+            if not isinstance(document.get(key, ""), str):
+                raise _Malformed(f"{key} must be a string")
+    except _Malformed as malformed:
+        raise UserError(f"{path} is not a thread file: {malformed}", hint=hint) from None
     created = document.get("created")
     return Thread(
         id=thread_id,

@@ -8,10 +8,12 @@ request.  Every wait is bounded, and the test that starts it stops it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,6 +38,8 @@ class Scripted:
     error: str = ""
     #: Ids for the tool calls; ``call_<n>`` numbered through the script when not given.
     ids: Sequence[str] = field(default=())
+    #: A misbehaving answer instead: one of ``MISBEHAVIOURS``.
+    misbehave: str = ""
 
 
 def say(text: str) -> Scripted:
@@ -48,6 +52,18 @@ def call(*calls: tuple[str, str], text: str | None = None, ids: Sequence[str] = 
 
 def fail(status: int, message: str) -> Scripted:
     return Scripted(status=status, error=message)
+
+
+#: ``html``: an HTML page; ``not_json``: plain text; ``malformed``: JSON that is not a
+#: completion (and, streamed, a chunk that is not JSON); ``drip``: a byte every 0.5 s;
+#: ``endless``: chunks of text without end.  The last two end when the client hangs up
+#: or after ``WAIT`` seconds.
+MISBEHAVIOURS = ("html", "not_json", "malformed", "drip", "endless")
+
+
+def misbehave(how: str) -> Scripted:
+    assert how in MISBEHAVIOURS, how
+    return Scripted(misbehave=how)
 
 
 class ScriptedServer:
@@ -81,12 +97,46 @@ class ScriptedServer:
                         f"call_{server._numbered + index + 1}" for index in range(len(reply.tool_calls))
                     ]
                     server._numbered += len(reply.tool_calls)
-                if reply.status != 200:
+                if reply.misbehave:
+                    self._misbehave(reply.misbehave, bool(request.get("stream")))
+                elif reply.status != 200:
                     self._json(reply.status, {"error": {"message": reply.error, "type": "scripted"}})
                 elif request.get("stream"):
                     self._stream(request, reply, ids)
                 else:
                     self._json(200, _completion(request, reply, ids))
+
+            def _misbehave(self, how: str, stream: bool) -> None:
+                self.send_response(200)
+                if how == "html":
+                    self._body("text/html", b"<!DOCTYPE html><html><body><h1>Welcome to nginx!</h1></body></html>")
+                elif how == "not_json":
+                    self._body("text/plain", b"OK")
+                elif how == "malformed" and stream:
+                    self._body("text/event-stream", b'data: {"choices": [{"delta": {"content": \n\ndata: [DONE]\n\n')
+                elif how == "malformed":
+                    self._body("application/json", json.dumps({"choices": [{"message": "hi"}]}).encode())
+                else:
+                    self.send_header("Content-Type", "text/event-stream" if stream else "application/json")
+                    self.end_headers()
+                    self._forever(how)
+
+            def _forever(self, how: str) -> None:
+                chunk = {"choices": [{"index": 0, "delta": {"content": "more " * 200}}]}
+                piece = b"{" if how == "drip" else f"data: {json.dumps(chunk)}\n\n".encode()
+                until = time.monotonic() + WAIT
+                with contextlib.suppress(OSError):  # the client hung up
+                    while time.monotonic() < until:
+                        self.wfile.write(piece)
+                        self.wfile.flush()
+                        if how == "drip":
+                            time.sleep(0.5)
+
+            def _body(self, kind: str, data: bytes) -> None:
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def _json(self, status: int, document: dict[str, Any]) -> None:
                 data = json.dumps(document).encode()
