@@ -135,8 +135,11 @@ class ChatView:
             self.out.file.flush()
         self._pieces.clear()
 
-    def stopped(self, steps: int) -> None:
+    def stopped(self, steps: int, reason: str = "") -> None:
         self.end_text()
+        if reason and not reason.startswith("the model was asked"):
+            self.trace.print(f"[bold yellow]Stopped:[/] {escape(reason)}. Ask again to go on.")
+            return
         self.trace.print(
             f"[bold yellow]Stopped:[/] the model was asked {steps} times this turn and still called tools "
             "instead of answering. Ask again to go on, or allow more with --max-steps."
@@ -259,7 +262,16 @@ def run_chat_command(
             approver = approve_all
         elif prompter is not None:
             approver = _asker(prompter, view)
-        loop = AgentLoop(opened.runtime, chosen, context, max_steps=config.max_steps, approver=approver, events=view)
+        loop = AgentLoop(
+            opened.runtime,
+            chosen,
+            context,
+            max_steps=config.max_steps,
+            approver=approver,
+            events=view,
+            max_tool_calls_per_step=config.max_tool_calls_per_step,
+            max_tool_calls_per_turn=config.max_tool_calls_per_turn,
+        )
         messages: list[Message] = thread.messages if thread is not None else []
 
         def save() -> None:
@@ -294,7 +306,7 @@ def _one_message(
         view.end_text()
         save()
     if result.stopped:
-        view.stopped(result.steps)
+        view.stopped(result.steps, result.reason)
         return EXIT_FAILED
     if not result.answer.strip():
         view.trace.print("[dim]The model answered with no text.[/]")
@@ -342,7 +354,7 @@ def _session(
             else:
                 view.end_text()
                 if result.stopped:
-                    view.stopped(result.steps)
+                    view.stopped(result.steps, result.reason)
             save()
             out.print()
     finally:

@@ -8,23 +8,81 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["notice", "runtime_log", "stderr", "stdout"]
+__all__ = ["notice", "out_stream", "runtime_log", "stderr", "stdout", "take_stdout"]
+
+#: The command's own handle on standard output, taken when it starts (``take_stdout``).
+_taken: list[TextIO] = []
+_forks_detached: list[bool] = []
+
+
+def _own(stream: TextIO) -> TextIO:
+    """A text stream of the command's own on the descriptor of ``stream`` (``stream`` if it has none).
+
+    Tool code that closes ``sys.stdout`` or ``sys.__stdout__`` closes those objects;
+    this one, which does not close the descriptor either, still writes.
+    """
+    try:
+        descriptor = stream.fileno()
+        stream.flush()
+        return open(  # noqa: SIM115 - it lives as long as the process
+            descriptor,
+            "w",
+            encoding=stream.encoding,
+            errors=stream.errors,
+            closefd=False,
+            buffering=1 if getattr(stream, "line_buffering", False) else -1,
+        )
+    except Exception:  # a test's StringIO, a closed stream: write to it as it is
+        return stream
+
+
+def _detach_child() -> None:
+    """In a process that tool code forked: standard output and error go to ``/dev/null``.
+
+    A forked child would otherwise hold the command's output open (a pipe reader
+    waits for it) as long as it lives.  ``subprocess`` does not run this hook.
+    """
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        os.close(null)
+    except OSError:
+        pass
+
+
+def take_stdout() -> None:
+    """Take the command's own handle on standard output, before any tool code runs."""
+    _taken[:] = [_own(sys.stdout)]
+    if not _forks_detached and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_detach_child)
+        _forks_detached.append(True)
+
+
+def out_stream() -> TextIO:
+    """Where the command writes its output: its own handle, else ``sys.stdout``."""
+    return _taken[0] if _taken else sys.stdout
+
+
+def stdout() -> Console:
+    """Standard output; piped output is not cut to a terminal's width."""
+    return _console(out_stream())
 
 
 @cache
-def stdout() -> Console:
-    """Standard output; piped output is not cut to a terminal's width."""
+def _console(stream: TextIO) -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 1000)
+    return Console(file=stream, highlight=False, soft_wrap=True, width=None if stream.isatty() else 1000)
 
 
 @cache

@@ -14,7 +14,7 @@ import typer
 
 from ..contracts.errors import SkillError, UserError
 from .app import app, settings
-from .consoles import stderr
+from .consoles import stderr, take_stdout
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
@@ -40,6 +40,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code."""
     command = typer.main.get_command(app)
     settings.debug = False
+    take_stdout()
     try:
         result = command.main(args=argv, prog_name="skill", standalone_mode=False)
     except typer.TyperException as error:  # click's usage errors, as typer re-exports them

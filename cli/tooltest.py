@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any, cast
 
@@ -21,15 +20,27 @@ from rich.table import Table
 from ..contracts.errors import UsageError
 from ..contracts.settings import NEEDS_APPROVAL
 from ..project import CompileFailed, approve_all, open_project
+from ..runtime.arguments import decode_json
 from ..runtime.context import Environment
 from ..runtime.loader import Runtime
 from ..runtime.results import ToolResult
-from .consoles import notice, runtime_log, stderr, stdout
+from .consoles import notice, out_stream, runtime_log, stderr, stdout
 from .render import print_text
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
 
 EXIT_NO_SUCH_TOOL = 3
+#: Taken at import: a tool that replaces ``json.dumps`` does not change this command's output.
+_dumps = json.dumps
+
+
+def _write_line(text: str) -> None:
+    """One line on the command's own standard output (which a tool closing ``sys.stdout`` leaves open)."""
+    stream = out_stream()
+    stream.write(text + "\n")
+    stream.flush()
+
+
 CALL_ID = "skill-test"
 
 
@@ -38,10 +49,10 @@ def _arguments(text: str | None) -> str:
     if text is None:
         return "{}"
     try:
-        json.loads(text)
-    except json.JSONDecodeError as error:
+        decode_json(text)
+    except ValueError as error:  # malformed, NaN or infinite, huge integers, nesting too deep
         raise UsageError(
-            f"--input is not JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            f"--input is not JSON: {error}",
             hint="""pass the tool's arguments as a JSON object, e.g. --input '{"order_id": "A1001"}'""",
         ) from None
     return text
@@ -95,11 +106,18 @@ def run_test_command(
         approver = approve_all if approve else None
         with runtime_log(stderr(), debug=debug):
             called = asyncio.run(
-                opened.call(name, arguments, context, check_condition=not skip_condition, approver=approver)
+                opened.call(
+                    name,
+                    arguments,
+                    context,
+                    check_condition=not skip_condition,
+                    own_conditions_only=True,  # a slow condition of another tool does not delay this one
+                    approver=approver,
+                )
             )
     if called.hidden is not None:
         if as_json:
-            sys.stdout.write(json.dumps({"name": name, "offered": False, "reason": called.hidden}) + "\n")
+            _write_line(_dumps({"name": name, "offered": False, "reason": called.hidden}))
         else:
             out.print(f"Tool: {escape(name)} (skill {escape(entry.skill)})")
             out.print(
@@ -109,7 +127,7 @@ def run_test_command(
         return 1
     result = called.result
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        _write_line(_dumps(result.to_dict()))
     else:
         _print_result(
             out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL] is not False
@@ -146,10 +164,11 @@ def _print_result(
         return
     out.print(f"[bold green]Tool execution successful[/] ({result.duration_ms:.0f} ms, {attempts})")
     try:
-        value = json.loads(result.output)
-    except json.JSONDecodeError:
+        value = decode_json(result.output)
+        pretty = _dumps(value, indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):  # not JSON, or JSON too deep or too large to show parsed
         out.print("Result: text")
         out.print(escape(result.output))
         return
     out.print(f"Result: {_describe(value)}")
-    out.print(escape(json.dumps(value, indent=2, ensure_ascii=False)))
+    out.print(escape(pretty))

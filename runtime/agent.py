@@ -11,6 +11,14 @@ A turn:
    order of the calls; an error is a result like any other, so the model can correct
    itself; then ask again (3), at most ``max_steps`` times in all.
 
+A model that will not stop is bounded: at most ``max_tool_calls_per_step`` calls of one
+reply run (the others get a ``call_limit`` result), at most ``max_tool_calls_per_turn``
+in the turn (a reply past it ends the turn, ``stopped`` with its ``reason``); a call
+identical to one that failed this turn (tool, arguments) is not run again but answered
+with the earlier result and a note, and after ``MAX_REPEATS`` such repeats the tool is
+withdrawn for the rest of the turn; an ``approval_denied`` result says plainly that the
+user refused and the call must not be retried.
+
 ``tool_choice`` makes the model call the offered ``required`` tools: while one of them
 has not been called this turn, the step names the first such one (in manifest order) as
 the function to call; once each has been called, the model chooses (``tool_choice`` is
@@ -27,6 +35,8 @@ any tool ran leaves the conversation as it found it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
@@ -35,7 +45,7 @@ from ..contracts.errors import ConfigError, UsageError
 from .call import Approver
 from .context import ToolContext
 from .loader import Runtime
-from .models import Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
+from .models import MODEL_KEYS, Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
 from .offer import Offer
 from .results import ToolResult
 
@@ -51,9 +61,19 @@ __all__ = [
     "tool_choice",
 ]
 
+_dumps, _loads = json.dumps, json.loads  # taken at import: a tool that replaces them changes nothing here
 DEFAULT_MAX_STEPS: Final = 20
+#: At most this many tool calls of one model reply run; the others get an error result.
+DEFAULT_MAX_TOOL_CALLS_PER_STEP: Final = 16
+#: At most this many tool calls run in one turn; the turn ends when a reply asks for more.
+DEFAULT_MAX_TOOL_CALLS_PER_TURN: Final = 64
+#: A tool whose failed call the model repeated this many times is withdrawn for the turn.
+MAX_REPEATS: Final = 3
 #: The keys ``[tool.skill.chat]`` knows; others are reported as warnings.
-CHAT_KEYS: Final = frozenset({"model", "base_url", "max_steps", "stream", "timeout", "max_retries"})
+CHAT_KEYS: Final = MODEL_KEYS | {"max_steps", "max_tool_calls_per_step", "max_tool_calls_per_turn"}
+DENIED_NOTE: Final = (
+    "The user refused this call. Do not call this tool again in this turn: tell the user that it was not done."
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,8 @@ class ChatConfig:
 
     model: ModelSettings
     max_steps: int = DEFAULT_MAX_STEPS
+    max_tool_calls_per_step: int = DEFAULT_MAX_TOOL_CALLS_PER_STEP
+    max_tool_calls_per_turn: int = DEFAULT_MAX_TOOL_CALLS_PER_TURN
     #: What is wrong but not fatal in the table: unknown keys.
     warnings: tuple[str, ...] = ()
 
@@ -80,12 +102,21 @@ def chat_config(
     steps = table.get("max_steps", DEFAULT_MAX_STEPS) if max_steps is None else max_steps
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise ConfigError("[tool.skill.chat] max_steps must be a whole number of 1 or more")
+    caps = []
+    for key, default in (
+        ("max_tool_calls_per_step", DEFAULT_MAX_TOOL_CALLS_PER_STEP),
+        ("max_tool_calls_per_turn", DEFAULT_MAX_TOOL_CALLS_PER_TURN),
+    ):
+        cap = table.get(key, default)
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+            raise ConfigError(f"[tool.skill.chat] {key} must be a whole number of 1 or more")
+        caps.append(cap)
     warnings = tuple(
         f"unknown key {key!r} in [tool.skill.chat] (known keys: {', '.join(sorted(CHAT_KEYS))})"
         for key in sorted(set(table) - CHAT_KEYS)
     )
     settings = model_settings(table, model=model, base_url=base_url, environ=environ)
-    return ChatConfig(settings, steps, warnings)
+    return ChatConfig(settings, steps, caps[0], caps[1], warnings)
 
 
 def system_prompt(persona: str, offer: Offer) -> str:
@@ -129,8 +160,10 @@ class TurnResult:
     steps: int
     #: Every tool result, in the order of the calls.
     results: tuple[ToolResult, ...] = ()
-    #: The step bound ended the turn before the model answered.
+    #: The step bound (or the cap on tool calls per turn) ended the turn before the model answered.
     stopped: bool = False
+    #: Why the turn was stopped, in words (empty when it was not).
+    reason: str = ""
     offer: Offer | None = field(default=None, compare=False)
 
 
@@ -147,6 +180,32 @@ def _unique_ids(reply: Reply, step: int) -> Reply:
     return Reply(reply.text, tuple(calls))
 
 
+def _call_key(call: ToolCall) -> tuple[str, str]:
+    """The tool and its arguments, spelled the same whatever the key order or spacing."""
+    arguments = call.arguments
+    try:
+        arguments = _dumps(_loads(arguments), sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        pass
+    return call.name, str(arguments)
+
+
+def _error(call: ToolCall, output: str) -> ToolResult:
+    return ToolResult(call.id, call.name, is_error=True, output=output, error_type="call_limit")
+
+
+@dataclass
+class _Turn:
+    """What a turn remembers of its calls: failures by call, repeats and withdrawals by tool."""
+
+    offer: Offer
+    failed: dict[tuple[str, str], ToolResult] = field(default_factory=dict)
+    repeats: dict[str, int] = field(default_factory=dict)
+    withdrawn: set[str] = field(default_factory=set)
+    calls: int = 0
+    capped: bool = False
+
+
 class AgentLoop:
     """Runs turns of one agent against one model; the conversation is the caller's."""
 
@@ -159,13 +218,17 @@ class AgentLoop:
         max_steps: int = DEFAULT_MAX_STEPS,
         approver: Approver | None = None,
         events: TurnEvents | None = None,
+        max_tool_calls_per_step: int = DEFAULT_MAX_TOOL_CALLS_PER_STEP,
+        max_tool_calls_per_turn: int = DEFAULT_MAX_TOOL_CALLS_PER_TURN,
     ) -> None:
-        if max_steps < 1:
-            raise ValueError("max_steps must be at least 1")
+        if max_steps < 1 or max_tool_calls_per_step < 1 or max_tool_calls_per_turn < 1:
+            raise ValueError("max_steps and the caps on tool calls must be at least 1")
         self.runtime = runtime
         self.model = model
         self.context = context
         self.max_steps = max_steps
+        self.max_tool_calls_per_step = max_tool_calls_per_step
+        self.max_tool_calls_per_turn = max_tool_calls_per_turn
         self.approver = approver
         self.events = events
         #: Tool calls started in the turn in progress.
@@ -194,11 +257,17 @@ class AgentLoop:
         prompt = system_prompt(self.runtime.manifest.agent.persona, offer)
         system: list[Message] = [{"role": "system", "content": prompt}] if prompt else []
         called: set[str] = set()
+        turn = _Turn(offer)
         for step in range(1, self.max_steps + 1):
+            offered = turn.offer
+            if turn.withdrawn:
+                offered = dataclasses.replace(
+                    offer, tools=tuple(t for t in offer.tools if t.name not in turn.withdrawn)
+                )
             reply = await self.model.respond(
                 [*system, *messages],
-                offer.definitions,
-                tool_choice=tool_choice(offer, called),
+                offered.definitions,
+                tool_choice=tool_choice(offered, called),
                 on_text=self.events.text if self.events is not None else None,
             )
             reply = _unique_ids(reply, step)
@@ -207,14 +276,55 @@ class AgentLoop:
             if not reply.tool_calls:
                 messages.append(reply.to_message())
                 return TurnResult(reply.text, step, tuple(results), offer=offer)
-            outcomes = await asyncio.gather(*(self._call(call, offer) for call in reply.tool_calls))
+            outcomes = await self._run_calls(reply.tool_calls, offered, turn)
             called.update(call.name for call in reply.tool_calls)
             results.extend(outcomes)
             messages.append(reply.to_message())
             messages.extend(
                 {"role": "tool", "tool_call_id": result.call_id, "content": result.output} for result in outcomes
             )
-        return TurnResult("", self.max_steps, tuple(results), stopped=True, offer=offer)
+            if turn.capped:
+                reason = f"the model asked for more than {self.max_tool_calls_per_turn} tool calls this turn"
+                return TurnResult("", step, tuple(results), stopped=True, reason=reason, offer=offer)
+        reason = f"the model was asked {self.max_steps} times and still called tools instead of answering"
+        return TurnResult("", self.max_steps, tuple(results), stopped=True, reason=reason, offer=offer)
+
+    async def _run_calls(self, calls: tuple[ToolCall, ...], offered: Offer, turn: _Turn) -> list[ToolResult]:
+        """Run one reply's calls at once, except repeats of failed calls and calls past a cap."""
+        outcomes: list[ToolResult | None] = [None] * len(calls)
+        running: list[tuple[int, ToolCall]] = []
+        for index, call in enumerate(calls):
+            earlier = turn.failed.get(_call_key(call))
+            if call.name in turn.withdrawn:
+                outcomes[index] = _error(
+                    call, f"Not run: {call.name} was withdrawn for this turn after its failed call was repeated."
+                )
+            elif index >= self.max_tool_calls_per_step:
+                outcomes[index] = _error(
+                    call, f"Not run: at most {self.max_tool_calls_per_step} tool calls run per reply."
+                )
+            elif earlier is not None:
+                turn.repeats[call.name] = repeats = turn.repeats.get(call.name, 0) + 1
+                if repeats >= MAX_REPEATS:
+                    turn.withdrawn.add(call.name)
+                note = "Not run again: this exact call already failed in this turn, with this result. Do not repeat it."
+                outcomes[index] = dataclasses.replace(earlier, call_id=call.id, output=f"{note}\n{earlier.output}")
+            elif turn.calls >= self.max_tool_calls_per_turn:
+                turn.capped = True
+                outcomes[index] = _error(
+                    call, f"Not run: at most {self.max_tool_calls_per_turn} tool calls run per turn."
+                )
+            else:
+                turn.calls += 1
+                running.append((index, call))
+        done = await asyncio.gather(*(self._call(call, offered) for _, call in running))
+        for (index, call), result in zip(running, done, strict=True):
+            if result.error_type == "approval_denied":
+                result = dataclasses.replace(result, output=f"{result.output}\n{DENIED_NOTE}")
+            if result.is_error:
+                turn.failed.setdefault(_call_key(call), result)
+            outcomes[index] = result
+        return [result for result in outcomes if result is not None]
 
     async def _call(self, call: ToolCall, offer: Offer) -> ToolResult:
         self._started += 1

@@ -298,7 +298,7 @@ class _Call:
                 if task is not None and task.cancelling():
                     raise  # the caller cancelled this call: let it go
                 return Outcome(error=error)  # the tool raised it itself
-            except (SystemExit, Exception) as error:  # what the tool raised is its result
+            except BaseException as error:  # noqa: BLE001 - GeneratorExit, KeyboardInterrupt...: its result
                 return Outcome(error=error)
 
     async def _execute(self, loaded: LoadedTool, payload: Any) -> Any:

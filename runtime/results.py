@@ -23,6 +23,7 @@ ErrorType: TypeAlias = Literal[
     "output_validation",
     "serialization",
     "approval_denied",
+    "call_limit",
 ]
 #: Every error type, in the order the call path can meet them.
 ERROR_TYPES: Final[tuple[ErrorType, ...]] = get_args(ErrorType)

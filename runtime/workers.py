@@ -208,7 +208,7 @@ class Outcome(Generic[_T]):
 
 
 class ToolExit(Exception):
-    """User code called ``sys.exit()`` (or raised ``KeyboardInterrupt``) on the event loop."""
+    """User code raised a ``BaseException`` that is no ``Exception`` (``sys.exit()``...) on the event loop."""
 
     def __init__(self, cause: BaseException) -> None:
         super().__init__(str(cause))
@@ -244,8 +244,13 @@ async def _enter_async(
             if inspect.isawaitable(value):
                 value = await value
             return value
-    except (SystemExit, KeyboardInterrupt) as error:
-        # Raised in a task, these would stop the event loop itself.
+    except asyncio.CancelledError:
+        raise
+    except BaseException as error:
+        if isinstance(error, Exception):
+            raise
+        # SystemExit, KeyboardInterrupt, GeneratorExit, a bare BaseException: raised in a
+        # task, some would stop the event loop itself; all are the code's result.
         raise ToolExit(error) from None
     finally:
         reset_running(running)

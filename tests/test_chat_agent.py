@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from chat_support import MODEL, Scripted, ScriptedServer, call, closed_port, compiled_project, fail, say
-from skillc.runtime.agent import AgentLoop, TurnResult
+from skillc.runtime.agent import DENIED_NOTE, AgentLoop, TurnResult
 from skillc.runtime.call import Approver
 from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Runtime, load_dist
@@ -238,9 +238,9 @@ def test_approval_is_asked_with_the_arguments_and_a_refusal_is_a_result(runtime:
     assert sorted(asked, key=str) == [("close_ticket", {"ticket": "T-1"}), ("close_ticket", {"ticket": "T-2"})]
     assert tool_results(server.requests[1]) == [
         ("call_1", "closed T-1"),
-        ("call_2", "A person declined to run this tool."),
+        ("call_2", f"A person declined to run this tool.\n{DENIED_NOTE}"),
     ]
-    denied = "This tool needs a person's approval, and nobody is here to give it."
+    denied = f"This tool needs a person's approval, and nobody is here to give it.\n{DENIED_NOTE}"
     assert tool_results(server.requests[3]) == [("call_3", denied), ("call_4", denied)]
 
 
