@@ -123,12 +123,15 @@ class Project:
             session=session or {},
         )
 
-    async def offer(self, context: ToolContext, *, only: Collection[str] | None = None) -> Offer:
+    async def offer(
+        self, context: ToolContext, *, only: Collection[str] | None = None, budget: float | None = None
+    ) -> Offer:
         """Evaluate every condition for one turn (or one listing), failing closed; never raises.
 
         ``only`` (tool names) evaluates just those tools' conditions and their skills'.
+        ``budget`` (seconds) bounds the whole offer, as a chat turn's does.
         """
-        return await self.runtime.offer(context, only=only)
+        return await self.runtime.offer(context, only=only, budget=budget)
 
     async def call(
         self,

@@ -2,7 +2,8 @@
 
 A turn:
 
-1. evaluate every condition (``Runtime.offer``): what is offered holds for the turn;
+1. evaluate every condition (``Runtime.offer``, within ``condition_budget`` seconds in
+   all: a condition late past it is hidden for the turn): what is offered holds for it;
 2. the system prompt is the agent's persona, then the context of each skill offered
    (``system_prompt``); the tools sent are the offered tools' ``tool.json`` definitions;
 3. ask the model; if it answers without tool calls, the turn is over;
@@ -37,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
@@ -51,6 +53,7 @@ from .results import ToolResult
 
 __all__ = [
     "CHAT_KEYS",
+    "DEFAULT_CONDITION_BUDGET",
     "DEFAULT_MAX_STEPS",
     "AgentLoop",
     "ChatConfig",
@@ -69,8 +72,15 @@ DEFAULT_MAX_TOOL_CALLS_PER_STEP: Final = 16
 DEFAULT_MAX_TOOL_CALLS_PER_TURN: Final = 64
 #: A tool whose failed call the model repeated this many times is withdrawn for the turn.
 MAX_REPEATS: Final = 3
+#: A turn's offer waits at most this long (seconds) for all conditions together.
+DEFAULT_CONDITION_BUDGET: Final = 2.0
 #: The keys ``[tool.skill.chat]`` knows; others are reported as warnings.
-CHAT_KEYS: Final = MODEL_KEYS | {"max_steps", "max_tool_calls_per_step", "max_tool_calls_per_turn"}
+CHAT_KEYS: Final = MODEL_KEYS | {
+    "condition_budget",
+    "max_steps",
+    "max_tool_calls_per_step",
+    "max_tool_calls_per_turn",
+}
 DENIED_NOTE: Final = (
     "The user refused this call. Do not call this tool again in this turn: tell the user that it was not done."
 )
@@ -84,6 +94,8 @@ class ChatConfig:
     max_steps: int = DEFAULT_MAX_STEPS
     max_tool_calls_per_step: int = DEFAULT_MAX_TOOL_CALLS_PER_STEP
     max_tool_calls_per_turn: int = DEFAULT_MAX_TOOL_CALLS_PER_TURN
+    #: Seconds a turn's offer waits for the conditions; the late ones are hidden for the turn.
+    condition_budget: float = DEFAULT_CONDITION_BUDGET
     #: What is wrong but not fatal in the table: unknown keys.
     warnings: tuple[str, ...] = ()
 
@@ -111,12 +123,15 @@ def chat_config(
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
             raise ConfigError(f"[tool.skill.chat] {key} must be a whole number of 1 or more")
         caps.append(cap)
+    budget = table.get("condition_budget", DEFAULT_CONDITION_BUDGET)
+    if isinstance(budget, bool) or not isinstance(budget, int | float) or not math.isfinite(budget) or budget <= 0:
+        raise ConfigError("[tool.skill.chat] condition_budget must be a number of seconds above 0")
     warnings = tuple(
         f"unknown key {key!r} in [tool.skill.chat] (known keys: {', '.join(sorted(CHAT_KEYS))})"
         for key in sorted(set(table) - CHAT_KEYS)
     )
     settings = model_settings(table, model=model, base_url=base_url, environ=environ)
-    return ChatConfig(settings, steps, caps[0], caps[1], warnings)
+    return ChatConfig(settings, steps, caps[0], caps[1], float(budget), warnings)
 
 
 def system_prompt(persona: str, offer: Offer) -> str:
@@ -220,9 +235,12 @@ class AgentLoop:
         events: TurnEvents | None = None,
         max_tool_calls_per_step: int = DEFAULT_MAX_TOOL_CALLS_PER_STEP,
         max_tool_calls_per_turn: int = DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+        condition_budget: float | None = DEFAULT_CONDITION_BUDGET,
     ) -> None:
         if max_steps < 1 or max_tool_calls_per_step < 1 or max_tool_calls_per_turn < 1:
             raise ValueError("max_steps and the caps on tool calls must be at least 1")
+        if condition_budget is not None and not condition_budget > 0:
+            raise ValueError("condition_budget must be above 0 (or None: no budget)")
         self.runtime = runtime
         self.model = model
         self.context = context
@@ -231,6 +249,8 @@ class AgentLoop:
         self.max_tool_calls_per_turn = max_tool_calls_per_turn
         self.approver = approver
         self.events = events
+        #: Seconds each turn's offer waits for the conditions (``None``: their own timeouts only).
+        self.condition_budget = condition_budget
         #: Tool calls started in the turn in progress.
         self._started = 0
 
@@ -253,7 +273,7 @@ class AgentLoop:
 
     async def _steps(self, messages: list[Message]) -> TurnResult:
         results: list[ToolResult] = []
-        offer = await self.runtime.offer(self.context)
+        offer = await self.runtime.offer(self.context, budget=self.condition_budget)
         prompt = system_prompt(self.runtime.manifest.agent.persona, offer)
         system: list[Message] = [{"role": "system", "content": prompt}] if prompt else []
         called: set[str] = set()

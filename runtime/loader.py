@@ -110,10 +110,19 @@ class Runtime:
     # --- the two things a runtime does -------------------------------------------------
 
     async def offer(
-        self, context: ToolContext, *, timeout: float | None = None, only: Collection[str] | None = None
+        self,
+        context: ToolContext,
+        *,
+        timeout: float | None = None,
+        only: Collection[str] | None = None,
+        budget: float | None = None,
     ) -> Offer:
-        """Evaluate every condition for this turn (``only``: just those tools'); see ``skillc.runtime.offer``."""
-        return await build_offer(self.store, context, self.condition_timeout if timeout is None else timeout, only=only)
+        """Evaluate every condition for this turn (``only``: just those tools'); see ``skillc.runtime.offer``.
+
+        ``budget`` (seconds) bounds the whole offer: conditions that have not answered by then are hidden.
+        """
+        timeout = self.condition_timeout if timeout is None else timeout
+        return await build_offer(self.store, context, timeout, only=only, budget=budget)
 
     async def call(
         self,

@@ -9,6 +9,16 @@ hides its tools and its context.  Every hidden item is logged (logger
 
 Only tools with a condition have their bundle imported here; the others are offered
 from their ``tool.json`` alone.
+
+A *budget* (``skill chat``: ``condition_budget`` in ``[tool.skill.chat]``, 2 s by
+default) bounds the whole offer, on top of each condition's own timeout: conditions
+that have not answered when it runs out are hidden for the turn ("did not answer
+within the turn's ... budget"), and their evaluation is cancelled (an async one's task)
+or abandoned (a sync one's thread, which cannot be stopped, is written off).  One
+evaluation of a condition at most runs at a time: while an earlier one is still
+running, an offer with a budget hides the item again without starting another, so a
+hanging sync condition holds one thread, not one more per turn.  Without a budget
+(``skill test``), only the per-condition timeout applies.
 """
 
 from __future__ import annotations
@@ -17,6 +27,8 @@ import asyncio
 import dataclasses
 import inspect
 import logging
+import threading
+import weakref
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, TypeAlias
@@ -101,6 +113,84 @@ class _Item(NamedTuple):
     name: str
 
 
+class _Run:
+    """One evaluation of a condition: ``pending`` until its code starts, then ``running``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self) -> None:
+        self.state = "pending"
+
+
+#: Each store's conditions being evaluated, by item: at most one evaluation each at a time.
+_RUNNING: weakref.WeakKeyDictionary[DistStore, dict[_Item, _Run]] = weakref.WeakKeyDictionary()
+_RUNNING_LOCK = threading.Lock()
+
+
+def _running(store: DistStore) -> dict[_Item, _Run]:
+    with _RUNNING_LOCK:
+        return _RUNNING.setdefault(store, {})
+
+
+def _busy(store: DistStore, item: _Item) -> bool:
+    """An earlier evaluation of the item's condition is still going."""
+    with _RUNNING_LOCK:
+        return item in _RUNNING.get(store, {})
+
+
+def _tracked(store: DistStore, item: _Item, condition: Callable[[], Any]) -> tuple[Callable[[], Any], _Run]:
+    """``condition`` wrapped so that the item counts as running until its code ends."""
+    runs = _running(store)
+    run = _Run()
+    with _RUNNING_LOCK:
+        runs[item] = run
+
+    def start() -> bool:
+        with _RUNNING_LOCK:
+            if run.state != "pending":
+                return False  # given up on before it started: never run it
+            run.state = "running"
+            return True
+
+    def end() -> None:
+        with _RUNNING_LOCK:
+            run.state = "done"
+            if runs.get(item) is run:
+                del runs[item]
+
+    if inspect.iscoroutinefunction(condition):
+
+        async def tracked_async() -> Any:
+            if not start():
+                return None
+            try:
+                return await condition()
+            finally:
+                end()
+
+        return tracked_async, run
+
+    def tracked() -> Any:
+        if not start():
+            return None
+        try:
+            return condition()
+        finally:
+            end()
+
+    return tracked, run
+
+
+def _settle(store: DistStore, item: _Item, run: _Run) -> None:
+    """After the wait: an evaluation that never started never will; forget it."""
+    with _RUNNING_LOCK:
+        if run.state == "pending":
+            run.state = "cancelled"
+            runs = _RUNNING.get(store, {})
+            if runs.get(item) is run:
+                del runs[item]
+
+
 @dataclass(frozen=True)
 class _Hiding:
     """Why an item is hidden this turn."""
@@ -111,7 +201,10 @@ class _Hiding:
 
 
 async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeout: float) -> _Hiding | None:
-    """Why the item's condition hides it this turn; ``None`` when it says the item is offered."""
+    """Why the item's condition hides it this turn; ``None`` when it says the item is offered.
+
+    Cancelled (the turn's budget ran out), it abandons the condition's evaluation.
+    """
     kind, name = item
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -131,15 +224,19 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
     if condition is None:
         return None
     printed = Capture()
-    outcome = await invoke(
-        store.pool,
-        condition,
-        asynchronous=inspect.iscoroutinefunction(condition),
-        timeout=max(0.0, deadline - loop.time()),
-        capture=printed,
-        context=context,
-        scope=scope,
-    )
+    function, run = _tracked(store, item, condition)
+    try:
+        outcome = await invoke(
+            store.pool,
+            function,
+            asynchronous=inspect.iscoroutinefunction(condition),
+            timeout=max(0.0, deadline - loop.time()),
+            capture=printed,
+            context=context,
+            scope=scope,
+        )
+    finally:
+        _settle(store, item, run)
     if printed.text:
         logger.debug("the condition of %s %r printed:\n%s", kind, name, printed.text)
     if outcome.timed_out:
@@ -159,13 +256,54 @@ def _hide(hidden: list[Hidden], item: _Item, why: _Hiding) -> None:
     logger.log(level, "%s %r is hidden this turn: %s", item.kind, item.name, why.reason)
 
 
+async def _evaluate(
+    store: DistStore,
+    checks: list[_Item],
+    scoped: Callable[[_Item], ToolContext],
+    timeout: float,
+    budget: float | None,
+) -> dict[_Item, _Hiding]:
+    """Why each hidden item of ``checks`` is hidden; with a budget, within it, failing closed."""
+    if budget is None:
+        reasons = await asyncio.gather(*(_why_hidden(store, item, scoped(item), timeout) for item in checks))
+        return {item: why for item, why in zip(checks, reasons, strict=True) if why is not None}
+    late = f"its condition() did not answer within the turn's {budget:g} s budget"
+    hiding: dict[_Item, _Hiding] = {}
+    tasks: dict[asyncio.Task[_Hiding | None], _Item] = {}
+    for item in checks:
+        if _busy(store, item):
+            hiding[item] = _Hiding(f"{late} (its evaluation from an earlier turn is still running)")
+        else:
+            task = asyncio.create_task(_why_hidden(store, item, scoped(item), timeout))
+            tasks[task] = item
+    if not tasks:
+        return hiding
+    done, pending = await asyncio.wait(tasks, timeout=budget)
+    for task in pending:
+        task.cancel()
+        hiding[tasks[task]] = _Hiding(late)
+    if pending:  # cancelling abandons at once (nothing waits for the condition's code)
+        await asyncio.wait(pending, timeout=1.0)
+    for task in done:
+        why = task.result()
+        if why is not None:
+            hiding[tasks[task]] = why
+    return hiding
+
+
 async def build_offer(
-    store: DistStore, context: ToolContext, timeout: float, *, only: Collection[str] | None = None
+    store: DistStore,
+    context: ToolContext,
+    timeout: float,
+    *,
+    only: Collection[str] | None = None,
+    budget: float | None = None,
 ) -> Offer:
     """Evaluate every condition of ``store``'s dist concurrently and say what is offered; never raises.
 
     ``only`` (tool names) restricts the offer to those tools and their skills: no other
     condition runs, so one slow condition elsewhere cannot delay a single call.
+    ``budget`` (seconds) bounds the wait for all conditions together (see the module).
     """
     manifest = store.manifest
     order = {name: index for index, name in enumerate(manifest.agent.skills)}
@@ -185,8 +323,7 @@ async def build_offer(
         entry = store.tool_entry(item.name)
         return dataclasses.replace(context, tool=item.name, skill=entry.skill if entry else None)
 
-    reasons = await asyncio.gather(*(_why_hidden(store, item, scoped(item), timeout) for item in checks))
-    hiding = {item: why for item, why in zip(checks, reasons, strict=True) if why is not None}
+    hiding = await _evaluate(store, checks, scoped, timeout, budget)
 
     hidden: list[Hidden] = []
     offered_skills: list[OfferedSkill] = []
