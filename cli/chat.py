@@ -27,7 +27,6 @@ from typing import Any, Final, cast
 
 from rich.console import Console
 from rich.live import Live
-from rich.markup import escape
 
 from ..contracts.errors import UsageError
 from ..project import CompileFailed, approve_all, open_project
@@ -39,7 +38,7 @@ from ..runtime.offline import OfflineModel
 from ..runtime.providers import open_model
 from ..runtime.results import ToolResult
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
-from .consoles import notice, runtime_log, stderr, stdout
+from .consoles import notice, runtime_log, shown, stderr, stdout, visible
 from .render import print_text
 
 __all__ = ["ChatView", "run_chat_command"]
@@ -87,7 +86,7 @@ class ChatView:
     def text(self, delta: str) -> None:
         self._pieces.append(delta)
         if not self.markdown:
-            self.out.file.write(delta)
+            self.out.file.write(visible(delta))
             self.out.file.flush()
             return
         # Deferred for start-up: rich's Markdown (markdown-it, 20 ms) is needed only on a terminal.
@@ -102,23 +101,23 @@ class ChatView:
                 vertical_overflow="visible",
             )
             self._live.start()
-        self._live.update(Markdown("".join(self._pieces)), refresh=True)
+        self._live.update(Markdown(visible("".join(self._pieces))), refresh=True)
 
     def reply(self, reply: Reply) -> None:
         self.end_text()
 
     def tool_started(self, call: ToolCall) -> None:
         arguments = _shorten(call.arguments.strip() or "{}", _SHOWN_ARGUMENTS)
-        self.trace.print(f"[bold cyan]->[/] [bold]{escape(call.name)}[/] {escape(arguments)}")
+        self.trace.print(f"[bold cyan]->[/] [bold]{shown(call.name)}[/] {shown(arguments)}")
 
     def tool_finished(self, call: ToolCall, result: ToolResult) -> None:
         took = f"({result.duration_ms:.0f} ms)"
-        shown = escape(_shown_output(result.output))
+        output = shown(_shown_output(result.output))
         if not result.is_error:
-            self.trace.print(f"[bold cyan]<-[/] [bold]{escape(call.name)}[/] [green]ok[/] {took}: {shown}")
+            self.trace.print(f"[bold cyan]<-[/] [bold]{shown(call.name)}[/] [green]ok[/] {took}: {output}")
             return
         self.trace.print(
-            f"[bold cyan]<-[/] [bold]{escape(call.name)}[/] [bold red]failed, {result.error_type}[/] {took}: {shown}"
+            f"[bold cyan]<-[/] [bold]{shown(call.name)}[/] [bold red]failed, {result.error_type}[/] {took}: {output}"
         )
         if result.error_type == "approval_denied" and self.one_shot:
             self.trace.print("   [dim]pass --approve to approve the tools that need approval[/]")
@@ -138,7 +137,7 @@ class ChatView:
     def stopped(self, steps: int, reason: str = "") -> None:
         self.end_text()
         if reason and not reason.startswith("the model was asked"):
-            self.trace.print(f"[bold yellow]Stopped:[/] {escape(reason)}. Ask again to go on.")
+            self.trace.print(f"[bold yellow]Stopped:[/] {shown(reason)}. Ask again to go on.")
             return
         self.trace.print(
             f"[bold yellow]Stopped:[/] the model was asked {steps} times this turn and still called tools "
@@ -147,9 +146,9 @@ class ChatView:
 
     def failed(self, error: ModelError) -> None:
         self.end_text()
-        stderr().print(f"[bold red]error:[/] {escape(error.message)}")
+        stderr().print(f"[bold red]error:[/] {shown(error.message)}")
         if error.hint:
-            stderr().print(f"[bold]hint:[/] {escape(error.hint)}")
+            stderr().print(f"[bold]hint:[/] {shown(error.hint)}")
 
 
 class _Prompter:
@@ -203,8 +202,8 @@ def _asker(prompter: _Prompter, view: ChatView) -> Approver:
 
     async def ask(name: str, arguments: dict[str, Any]) -> bool:
         view.end_text()
-        shown = _shorten(json.dumps(arguments, ensure_ascii=False), _SHOWN_ARGUMENTS)
-        approved = prompter.answer(f"Run {name} {shown}? [y/N] ").strip().lower() in _YES
+        brief = _shorten(json.dumps(arguments, ensure_ascii=False), _SHOWN_ARGUMENTS)
+        approved = prompter.answer(visible(f"Run {name} {brief}? [y/N] ")).strip().lower() in _YES
         view.trace.print("   approved" if approved else "   [yellow]declined[/]")
         return approved
 
@@ -247,7 +246,7 @@ def run_chat_command(
             opened.report.config.chat, model=model, base_url=base_url, max_steps=max_steps, environ=os.environ
         )
         for warning in config.warnings:
-            stderr().print(f"[bold yellow]warning:[/] {escape(warning)}")
+            stderr().print(f"[bold yellow]warning:[/] {shown(warning)}")
         context = opened.context(call_id="chat")
         agent = opened.runtime.manifest.agent.name
         thread: Thread | None = None
@@ -271,6 +270,7 @@ def run_chat_command(
             events=view,
             max_tool_calls_per_step=config.max_tool_calls_per_step,
             max_tool_calls_per_turn=config.max_tool_calls_per_turn,
+            condition_budget=config.condition_budget,
         )
         messages: list[Message] = thread.messages if thread is not None else []
 
@@ -299,7 +299,7 @@ def _one_message(
     save: Callable[[], None],
 ) -> int:
     if isinstance(model, OfflineModel):
-        view.trace.print(f"[dim]{escape(_offline_notice())}[/]")
+        view.trace.print(f"[dim]{shown(_offline_notice())}[/]")
     try:
         result = runner.run(loop.turn(messages, message))
     finally:
@@ -325,12 +325,12 @@ def _session(
 ) -> int:
     out = view.out
     agent = loop.runtime.manifest.agent.name
-    out.print(f"[bold]skill chat[/]: agent [bold]{escape(agent)}[/], answered by {escape(model.label)}.")
+    out.print(f"[bold]skill chat[/]: agent [bold]{shown(agent)}[/], answered by {shown(model.label)}.")
     if isinstance(model, OfflineModel):
-        out.print(f"[dim]{escape(_offline_notice())}[/]")
+        out.print(f"[dim]{shown(_offline_notice())}[/]")
     if thread is not None:
         told = f"{len(messages)} messages so far" if messages else "a new conversation"
-        out.print(f"Thread [bold]{escape(thread.id)}[/]: {told}.")
+        out.print(f"Thread [bold]{shown(thread.id)}[/]: {told}.")
     out.print("[dim]/exit or end of input (Ctrl-D) leaves.[/]\n")
     try:
         while True:

@@ -14,10 +14,37 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, TextIO
 
+from ..runtime.imports import tool_code_running
+
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["notice", "out_stream", "runtime_log", "stderr", "stdout", "take_stdout"]
+__all__ = ["notice", "out_stream", "runtime_log", "shown", "stderr", "stdout", "take_stdout", "visible"]
+
+#: What ``visible`` replaces: C0 controls but tab and newline, DEL, C1 controls, bidi overrides.
+_CONTROLS: dict[int, str] = {
+    code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code not in (0x09, 0x0A)
+}
+_CONTROLS.update({code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+
+
+def visible(text: str) -> str:
+    """``text`` safe to print on a terminal: its control characters shown, not obeyed.
+
+    Tool results, model answers and whatever quotes them can hold escape sequences that
+    set the window title, write the clipboard or erase a line: ESC is shown as ``\\x1b``,
+    every C0 and C1 control but newline and tab likewise, and a bidi override or isolate
+    as ``\\u202e``.  A ``\\r\\n`` line end is a newline.
+    """
+    return text.replace("\r\n", "\n").translate(_CONTROLS)
+
+
+def shown(text: str) -> str:
+    """``text`` made ``visible`` and its rich markup escaped, for ``Console.print`` with markup."""
+    from rich.markup import escape
+
+    return escape(visible(text))
+
 
 #: The command's own handle on standard output, taken when it starts (``take_stdout``).
 _taken: list[TextIO] = []
@@ -49,8 +76,11 @@ def _detach_child() -> None:
     """In a process that tool code forked: standard output and error go to ``/dev/null``.
 
     A forked child would otherwise hold the command's output open (a pipe reader
-    waits for it) as long as it lives.  ``subprocess`` does not run this hook.
+    waits for it) as long as it lives.  ``subprocess`` does not run this hook, and a
+    fork made by anything but a tool's code (a test harness's pty, say) is left alone.
     """
+    if not tool_code_running():
+        return
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, 1)
@@ -95,7 +125,7 @@ def stderr() -> Console:
 
 def notice(message: str) -> None:
     """Tell the user, on standard error, what is happening while they wait."""
-    stderr().print(message, style="dim", markup=False)
+    stderr().print(visible(message), style="dim", markup=False)
 
 
 @contextlib.contextmanager
@@ -105,13 +135,12 @@ def runtime_log(console: Console, *, debug: bool) -> Iterator[None]:
     Without a handler, Python's last-resort logging would print a failing tool's whole
     traceback; the command shows it only with ``--debug``.
     """
-    from rich.markup import escape
 
     class _Line(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            console.print(f"[dim]{record.levelname.lower()}: {escape(record.getMessage())}[/]")
+            console.print(f"[dim]{record.levelname.lower()}: {shown(record.getMessage())}[/]")
             if debug and record.exc_info:
-                console.print(escape(logging.Formatter().formatException(record.exc_info)), style="dim")
+                console.print(shown(logging.Formatter().formatException(record.exc_info)), style="dim")
 
     logger = logging.getLogger("skillc.runtime")
     handler = _Line(logging.WARNING)

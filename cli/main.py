@@ -14,7 +14,7 @@ import typer
 
 from ..contracts.errors import SkillError, UserError
 from .app import app, settings
-from .consoles import stderr, take_stdout
+from .consoles import shown, stderr, take_stdout
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
@@ -23,10 +23,8 @@ EXIT_INTERRUPTED = 130
 
 
 def escape(text: str) -> str:
-    """Escape rich markup in ``text`` (rich is imported only when there is an error)."""
-    from rich.markup import escape as rich_escape
-
-    return rich_escape(text)
+    """``text`` with its control characters shown and its rich markup escaped (see ``consoles.shown``)."""
+    return shown(text)
 
 
 def _report(error: UserError | SkillError) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from ..compiler.api import CompileReport
 from ..compiler.types import Config, Diagnostic, Severity, ToolInfo
 from ..contracts.settings import TIMEOUT
+from .consoles import shown, visible
 
 __all__ = ["print_text"]
 
@@ -47,19 +47,19 @@ class _Lines:
 def _diagnostic(console: Console, item: Diagnostic, lines: _Lines) -> None:
     style = _STYLE[item.severity]
     console.print(
-        f"[bold]{escape(item.path)}:{item.line}:{item.col + 1}:[/] "
-        f"[{style}]{item.severity.value}{escape(f'[{item.code}]')}[/] {escape(item.message)}"
+        f"[bold]{shown(item.path)}:{item.line}:{item.col + 1}:[/] "
+        f"[{style}]{item.severity.value}{shown(f'[{item.code}]')}[/] {shown(item.message)}"
     )
     source = lines.get(item.path, item.line)
     if source is not None:
-        expanded = source.expandtabs(4)
-        prefix = source[: item.col].expandtabs(4)
-        console.print(f"    {escape(expanded)}")
+        expanded = visible(source).expandtabs(4)
+        prefix = visible(source[: item.col]).expandtabs(4)
+        console.print(f"    {shown(expanded)}")
         console.print(f"    {' ' * len(prefix)}[{style}]^[/]")
     for path, line, col, note in item.related:
-        console.print(f"  [dim]note:[/] {escape(path)}:{line}:{col + 1}: {escape(note)}")
+        console.print(f"  [dim]note:[/] {shown(path)}:{line}:{col + 1}: {shown(note)}")
     if item.hint:
-        console.print(f"  [dim]hint:[/] {escape(item.hint)}")
+        console.print(f"  [dim]hint:[/] {shown(item.hint)}")
 
 
 def _settings(tool: ToolInfo) -> str:
@@ -83,10 +83,10 @@ def print_text(console: Console, report: CompileReport) -> None:
         table.add_column("settings", overflow="fold")
         for tool in report.tools:
             table.add_row(
-                escape(tool.name),
-                escape(tool.skill),
+                shown(tool.name),
+                shown(tool.skill),
                 tool.form,
-                escape(f"{tool.source.path}:{tool.source.line}"),
+                shown(f"{tool.source.path}:{tool.source.line}"),
                 _settings(tool),
             )
         console.print(table)
@@ -99,16 +99,16 @@ def print_text(console: Console, report: CompileReport) -> None:
     style = "bold red" if report.errors else "bold green"
     total = sum(report.timings.values())
     out = report.config.out
-    shown = out.relative_to(report.config.root).as_posix() if out.is_relative_to(report.config.root) else str(out)
+    folder = out.relative_to(report.config.root).as_posix() if out.is_relative_to(report.config.root) else str(out)
     dist = {
-        "written": f"wrote {shown}/",
-        "up to date": f"{shown}/ is up to date",
-        "not written": f"{shown}/ not written",
+        "written": f"wrote {folder}/",
+        "up to date": f"{folder}/ is up to date",
+        "not written": f"{folder}/ not written",
         "skipped": "",
     }[report.dist]
     console.print(
         f"[{style}]{agent}{tools} in {skills}, {errors}, {warnings}[/]"
-        + (f"; {escape(dist)}" if dist else "")
+        + (f"; {shown(dist)}" if dist else "")
         + f" [dim]({report.stats.files} modules, {report.stats.parsed} parsed, "
         f"{report.stats.cached} cached, {total:.2f}s)[/]"
     )

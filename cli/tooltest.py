@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, cast
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from ..contracts.errors import UsageError
@@ -24,7 +23,7 @@ from ..runtime.arguments import decode_json
 from ..runtime.context import Environment
 from ..runtime.loader import Runtime
 from ..runtime.results import ToolResult
-from .consoles import notice, out_stream, runtime_log, stderr, stdout
+from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
 from .render import print_text
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
@@ -100,7 +99,7 @@ def run_test_command(
         entry = opened.runtime.tool_entry(name)
         if entry is None:
             known = ", ".join(opened.runtime.tool_names) or "none"
-            stderr().print(f"[bold red]error:[/] no tool {escape(repr(name))}; the tools are: {escape(known)}")
+            stderr().print(f"[bold red]error:[/] no tool {shown(repr(name))}; the tools are: {shown(known)}")
             return EXIT_NO_SUCH_TOOL
         context = opened.context(call_id=CALL_ID, tool=name)
         approver = approve_all if approve else None
@@ -119,9 +118,9 @@ def run_test_command(
         if as_json:
             _write_line(_dumps({"name": name, "offered": False, "reason": called.hidden}))
         else:
-            out.print(f"Tool: {escape(name)} (skill {escape(entry.skill)})")
+            out.print(f"Tool: {shown(name)} (skill {shown(entry.skill)})")
             out.print(
-                f"[bold yellow]Not run:[/] the tool is hidden this turn: {escape(called.hidden)}\n"
+                f"[bold yellow]Not run:[/] the tool is hidden this turn: {shown(called.hidden)}\n"
                 "Pass --skip-condition to run it anyway."
             )
         return 1
@@ -143,7 +142,7 @@ def _list_tools(out: Console, runtime: Runtime) -> int:
         entry = runtime.tool_entry(name)
         assert entry is not None
         summary = (entry.description.strip().splitlines() or [""])[0]
-        table.add_row(escape(name), escape(entry.skill), escape(summary))
+        table.add_row(shown(name), shown(entry.skill), shown(summary))
     out.print(table)
     out.print(f"\n{len(runtime.tool_names)} tools. Run one with: skill test --name TOOL --input JSON")
     return 0
@@ -153,12 +152,12 @@ def _print_result(
     out: Console, name: str, arguments: str, skill: str, result: ToolResult, *, needs_approval: bool
 ) -> None:
     attempts = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
-    out.print(f"Tool: {escape(name)} (skill {escape(skill)})")
-    out.print(f"Input: {escape(arguments)}")
+    out.print(f"Tool: {shown(name)} (skill {shown(skill)})")
+    out.print(f"Input: {shown(arguments)}")
     if result.is_error:
         out.print(f"[bold red]Tool execution failed:[/] {result.error_type} ({result.duration_ms:.0f} ms, {attempts})")
         out.print("The model receives:")
-        out.print(escape(result.output))
+        out.print(shown(result.output))
         if result.error_type == "approval_denied" and needs_approval:
             out.print("[dim]This tool needs approval: pass --approve to approve it.[/]")
         return
@@ -168,7 +167,7 @@ def _print_result(
         pretty = _dumps(value, indent=2, ensure_ascii=False)
     except (ValueError, RecursionError):  # not JSON, or JSON too deep or too large to show parsed
         out.print("Result: text")
-        out.print(escape(result.output))
+        out.print(shown(result.output))
         return
     out.print(f"Result: {_describe(value)}")
-    out.print(escape(pretty))
+    out.print(shown(pretty))

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
 from ..compiler.config import locate_config, read_config
 from ..compiler.source_tree import discover_sources
 from ..contracts.errors import UserError
+from .consoles import shown
 
 __all__ = ["POLL_SECONDS", "snapshot", "watch_project"]
 
@@ -55,7 +55,7 @@ def _compile(compile_once: Callable[[], int], console: Console) -> None:
     try:
         compile_once()
     except (UserError, OSError) as error:  # OSError: a file went away while the compile read it
-        console.print(f"[bold red]error:[/] {escape(str(error))}")
+        console.print(f"[bold red]error:[/] {shown(str(error))}")
 
 
 def _wait_for_change(project: Path, before: dict[str, tuple[int, int]], console: Console) -> None:
@@ -65,7 +65,7 @@ def _wait_for_change(project: Path, before: dict[str, tuple[int, int]], console:
     while True:
         if not current and not gone:
             console.print(
-                f"[yellow]waiting:[/] no pyproject.toml with a \\[tool.skill] table for {escape(str(project))}; "
+                f"[yellow]waiting:[/] no pyproject.toml with a \\[tool.skill] table for {shown(str(project))}; "
                 "compiling again when there is one"
             )
         gone = gone or not current

@@ -63,6 +63,7 @@ from types import FrameType, ModuleType
 from typing import Any, Final, Protocol
 
 __all__ = [
+    "tool_code_running",
     "IMPORT_LOCK",
     "IMPORT_LOCK_TIMEOUT",
     "ImportScope",
@@ -214,6 +215,11 @@ def _calling_scope(frame: FrameType | None) -> ImportScope | None:
 def set_running(scope: ImportScope | None) -> Token[ImportScope | None]:
     """Say whose code runs from now on in this context (``None``: no tool's); undo with ``reset_running``."""
     return _RUNNING.set(scope)
+
+
+def tool_code_running() -> bool:
+    """Whether the code running in this context is a tool's (its condition, execute, ...)."""
+    return _RUNNING.get() is not None
 
 
 def reset_running(token: Token[ImportScope | None]) -> None:
