@@ -151,6 +151,10 @@ def test(
         bool, typer.Option("--skip-condition", help="Run the tool even if its condition hides it.")
     ] = False,
     approve: Annotated[bool, typer.Option("--approve", help="Approve a tool that needs approval.")] = False,
+    user: Annotated[str | None, typer.Option("--user", help="ctx.user for the call, as a JSON object.")] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="ctx.session for the call, as a JSON object.")
+    ] = None,
 ) -> int:
     """Run one tool from its compiled bundle, as a model's call would."""
     from .tooltest import run_test_command
@@ -163,6 +167,8 @@ def test(
         environment=environment.value,
         skip_condition=skip_condition,
         approve=approve,
+        user=user,
+        session=session,
         debug=settings.debug,
     )
 
@@ -181,6 +187,10 @@ def chat(
     thread: Annotated[str | None, typer.Option("--thread", help="Keep the conversation under this id.")] = None,
     max_steps: Annotated[int | None, typer.Option("--max-steps", help="Model steps per turn (default 20).")] = None,
     approve: Annotated[bool, typer.Option("--approve", help="Approve tools that need approval.")] = False,
+    user: Annotated[str | None, typer.Option("--user", help="ctx.user for every call, as a JSON object.")] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="ctx.session for every call, as a JSON object.")
+    ] = None,
 ) -> int:
     """Talk to the agent through a model, running its tool calls."""
     from .chat import run_chat_command
@@ -194,5 +204,7 @@ def chat(
         thread_id=thread,
         max_steps=max_steps,
         approve=approve,
+        user=user,
+        session=session,
         debug=settings.debug,
     )

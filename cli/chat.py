@@ -39,6 +39,7 @@ from ..runtime.providers import open_model
 from ..runtime.results import ToolResult
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
+from .flags import json_object_flag
 from .render import print_text
 
 __all__ = ["ChatView", "run_chat_command"]
@@ -228,9 +229,15 @@ def run_chat_command(
     thread_id: str | None,
     max_steps: int | None,
     approve: bool,
+    user: str | None = None,
+    session: str | None = None,
     debug: bool = False,
 ) -> int:
-    """Compile if needed, then chat: one message with ``message``, else a session; return the exit code."""
+    """Compile if needed, then chat: one message with ``message``, else a session; return the exit code.
+
+    ``user`` and ``session`` (JSON objects) become every tool call's ``ctx.user`` and ``ctx.session``.
+    """
+    user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
     if message is not None and not message.strip():
         raise UsageError("-m needs a message", hint="""e.g. skill chat -m 'Where is order A1001?'""")
     if thread_id is not None:
@@ -247,7 +254,7 @@ def run_chat_command(
         )
         for warning in config.warnings:
             stderr().print(f"[bold yellow]warning:[/] {shown(warning)}")
-        context = opened.context(call_id="chat")
+        context = opened.context(call_id="chat", user=user_data, session=session_data)
         agent = opened.runtime.manifest.agent.name
         thread: Thread | None = None
         if thread_id is not None:

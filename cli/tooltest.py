@@ -24,6 +24,7 @@ from ..runtime.context import Environment
 from ..runtime.loader import Runtime
 from ..runtime.results import ToolResult
 from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
+from .flags import json_object_flag
 from .render import print_text
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
@@ -83,10 +84,16 @@ def run_test_command(
     environment: str,
     skip_condition: bool,
     approve: bool,
+    user: str | None = None,
+    session: str | None = None,
     debug: bool = False,
 ) -> int:
-    """Compile if needed, then list the tools or run one; print it and return the exit code."""
+    """Compile if needed, then list the tools or run one; print it and return the exit code.
+
+    ``user`` and ``session`` (JSON objects) become the call's ``ctx.user`` and ``ctx.session``.
+    """
     arguments = _arguments(input_text)
+    user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
     try:
         opened = open_project(project, environment=cast(Environment, environment), notify=notice)
     except CompileFailed as failed:
@@ -101,7 +108,7 @@ def run_test_command(
             known = ", ".join(opened.runtime.tool_names) or "none"
             stderr().print(f"[bold red]error:[/] no tool {shown(repr(name))}; the tools are: {shown(known)}")
             return EXIT_NO_SUCH_TOOL
-        context = opened.context(call_id=CALL_ID, tool=name)
+        context = opened.context(call_id=CALL_ID, tool=name, user=user_data, session=session_data)
         approver = approve_all if approve else None
         with runtime_log(stderr(), debug=debug):
             called = asyncio.run(
