@@ -168,6 +168,7 @@ def compile_project(
         artifacts = build_artifacts(
             linked,
             sources,
+            snapshot.data,
             import_schemas=config.schema == "import" and allow_import,
             import_wanted=config.schema == "import",
             keys=keys,

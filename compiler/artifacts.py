@@ -38,7 +38,7 @@ from .requirements import Dependencies
 from .resolve import Linker
 from .schema import function_schema, model_schema
 from .schema_models import UNSUPPORTED, SchemaResult
-from .source_tree import DataSet, discover_data
+from .source_tree import DataSet
 from .strict import strict_schema
 from .types import Finding, ModelRef, Pos, ToolInfo
 
@@ -127,6 +127,7 @@ def artifact_key(
 def build_artifacts(
     linked: LinkResult,
     sources: Mapping[str, bytes],
+    data: DataSet,
     *,
     import_schemas: bool,
     import_wanted: bool = False,
@@ -134,7 +135,6 @@ def build_artifacts(
     cache: dict[str, CachedTool] | None = None,
     archives: bool = True,
     notify: Callable[[str], None] | None = None,
-    data: DataSet | None = None,
 ) -> Artifacts:
     """Build every tool's and skill's artifacts in memory.
 
@@ -144,11 +144,10 @@ def build_artifacts(
     the schemas the static translator cannot build; ``import_wanted`` says the project
     asks for it (``schema = "import"``) without that consent, so the findings say how
     to give it; ``notify`` is told before each import.  ``data`` is the project's data
-    files (``source_tree.discover_data``), found again when not given.
+    files, as the snapshot read them (``source_tree.read_sources``).
     """
     linker = linked.linker
     assert linker is not None
-    data = data if data is not None else discover_data(linker.config)
     dependencies = Dependencies(linker.config.dependencies, _distributions, _requires)
     findings: list[Finding] = []
     tools: list[EmittedTool] = []

@@ -2,8 +2,8 @@
 
 ``discover_sources`` walks the import root and names each ``.py`` file's module; it
 follows a symbolic link only where it leads inside the project or into a folder of
-``[tool.skill] allow_outside``, and never round a loop.  ``discover_data`` walks it
-again by the same rules for the data files bundled with the modules (``DataSet``).  ``read_sources`` reads every
+``[tool.skill] allow_outside``, and never round a loop.  The same walk notes the other
+files, the data files bundled with the modules (``DataSet``).  ``read_sources`` reads every
 file it finds once, never more than ``max_file_bytes`` of it, into a ``Snapshot``
 whose cache keys and digest the later stages key their caches by.  What cannot be
 found or read becomes a diagnostic; nothing here raises for the user's files.
@@ -89,13 +89,33 @@ def link_problem(link: Path, shown: str, root: Path, allowed: tuple[Path, ...]) 
     )
 
 
+@dataclass
+class _Tree:
+    """What one walk of the import root found: module files, the other files, and what is wrong."""
+
+    sources: list[SourceFile]
+    #: ``(member, path, is_link)`` of every file that is no module: the data files before globs and reading.
+    others: list[tuple[str, Path, bool]]
+    #: The folders (relative to ``src``) that hold a module.
+    module_folders: set[str]
+    problems: list[Diagnostic]
+
+
 def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]]:
     """List the ``.py`` files under ``config.src``, following symlinks but not loops.
 
     A link is followed only where it leads inside the project or into a folder of
     ``config.outside_roots``; any other link, and a dangling one, is a warning.
     """
+    tree = _walk_tree(config)
+    return tree.sources, tree.problems
+
+
+def _walk_tree(config: Config) -> _Tree:
+    """Walk ``config.src`` once, by the rules of ``discover_sources``, noting every file on the way."""
     found: list[SourceFile] = []
+    others: list[tuple[str, Path, bool]] = []
+    module_folders: set[str] = set()
     problems: list[Diagnostic] = []
     root = config.root
     allowed = (root.resolve(), *config.outside_roots)
@@ -139,12 +159,15 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
                     continue
                 walk(path, (*parts, entry.name), seen | {real})
             elif entry.name.endswith(".py"):
+                module_folders.add("/".join(parts))
                 stem = entry.name[:-3]
                 is_package = stem == "__init__"
                 module_parts = parts if is_package else (*parts, stem)
                 if not module_parts:
                     continue  # an __init__.py in the import root itself is no module
                 found.append(SourceFile(relative(path), path, ".".join(module_parts), is_package))
+            elif not entry.name.endswith(_NOT_DATA):
+                others.append(("/".join((*parts, entry.name)), path, entry.is_symlink()))
 
     if not config.src.is_dir():
         problems.append(
@@ -152,9 +175,9 @@ def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]
                 "skill/no-agent", relative(config.pyproject), f"the import root {relative(config.src)} is not a folder"
             )
         )
-        return found, problems
-    walk(config.src, (), frozenset({config.src.resolve()}))
-    return found, problems
+    else:
+        walk(config.src, (), frozenset({config.src.resolve()}))
+    return _Tree(found, others, module_folders, problems)
 
 
 def _cache_key(source_file: SourceFile, content: bytes) -> str:
@@ -231,60 +254,33 @@ def discover_data(config: Config) -> DataSet:
     ``config.include`` take and ``config.exclude`` do not, found by the rules of
     ``discover_sources`` (no dotfiles, no ``__pycache__``, links only inside the project or
     ``allow_outside``, no loops) and read whole, up to ``max_file_bytes``."""
-    root, src = config.root, config.src
+    return _data_set(config, _walk_tree(config))
+
+
+def _data_set(config: Config, tree: _Tree) -> DataSet:
+    """Read the data files of a walk: apply the globs, refuse links out of the project, read each once."""
+    root = config.root
     allowed = (root.resolve(), *config.outside_roots)
     found: list[tuple[str, str, bytes]] = []
     skipped: list[tuple[str, str]] = []
     problems: list[Diagnostic] = []
-    module_folders: set[str] = set()
-
-    def relative(path: Path) -> str:
-        return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-
-    def walk(folder: Path, parts: tuple[str, ...], seen: frozenset[Path]) -> None:
-        try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-        except OSError:
-            return  # discover_sources reports it
-        for entry in entries:
-            path = Path(entry.path)
-            if entry.name.startswith(".") or entry.name == "__pycache__":
+    for member, path, is_link in tree.others:
+        if not matches_any(member, config.include) or matches_any(member, config.exclude):
+            skipped.append((member, "[tool.skill] include and exclude leave it out"))
+            continue
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        if is_link:
+            problem = link_problem(path, shown, root, allowed)
+            if problem is not None:
+                problems.append(problem)
+                skipped.append((member, "it is a symbolic link that leads outside the project"))
                 continue
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                real = path.resolve()
-                if real in seen or (entry.is_symlink() and link_problem(path, "", root, allowed) is not None):
-                    continue  # discover_sources reports it
-                walk(path, (*parts, entry.name), seen | {real})
-                continue
-            if entry.name.endswith(".py"):
-                module_folders.add("/".join(parts))
-            if entry.name.endswith(_NOT_DATA):
-                continue
-            member = "/".join((*parts, entry.name))
-            if not matches_any(member, config.include) or matches_any(member, config.exclude):
-                skipped.append((member, "[tool.skill] include and exclude leave it out"))
-                continue
-            if entry.is_symlink():
-                if not os.path.exists(path):
-                    continue  # a dangling link: discover_sources reports it
-                problem = link_problem(path, relative(path), root, allowed)
-                if problem is not None:
-                    problems.append(problem)
-                    skipped.append((member, "it is a symbolic link that leads outside the project"))
-                    continue
-            content = _read_data(path, config.max_file_bytes)
-            if isinstance(content, str):
-                skipped.append((member, content))
-                continue
-            found.append((member, relative(path), content))
-
-    if src.is_dir():
-        walk(src, (), frozenset({src.resolve()}))
-    folders = frozenset(module_folders)
+        content = _read_data(path, config.max_file_bytes)
+        if isinstance(content, str):
+            skipped.append((member, content))
+            continue
+        found.append((member, shown, content))
+    folders = frozenset(tree.module_folders)
     files = tuple(
         DataFile(
             member,
@@ -356,7 +352,8 @@ def _read_source(source_file: SourceFile, limit: int) -> bytes | Diagnostic:
 
 def read_sources(config: Config) -> Snapshot:
     """Find and read every module file once; unreadable and oversized ones become diagnostics."""
-    sources, problems = discover_sources(config)
+    tree = _walk_tree(config)
+    sources, problems = tree.sources, tree.problems
     files: list[tuple[SourceFile, str, bytes]] = []
     unread: set[str] = set()
     for source_file in sources:
@@ -366,6 +363,6 @@ def read_sources(config: Config) -> Snapshot:
             unread.add(source_file.module)
             continue
         files.append((source_file, _cache_key(source_file, content), content))
-    data = discover_data(config)
+    data = _data_set(config, tree)
     problems.extend(data.problems)
     return Snapshot(tuple(files), tuple(problems), frozenset(unread), data)

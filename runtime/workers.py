@@ -25,7 +25,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextvars import Context, copy_context
 from dataclasses import dataclass
@@ -215,9 +215,9 @@ class ToolExit(Exception):
         self.cause = cause
 
 
-def _enter(
-    function: Callable[[], _T], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
-) -> _T:
+@contextlib.contextmanager
+def _entered(capture: Capture | None, context: ToolContext | None, scope: ImportScope | None) -> Iterator[None]:
+    """Run the block as the tool's code: its imports, its printed output captured, its context current."""
     running = set_running(scope)
     try:
         with contextlib.ExitStack() as stack:
@@ -225,21 +225,23 @@ def _enter(
                 stack.enter_context(capture.active())
             if context is not None:
                 stack.enter_context(context.activate())
-            return function()
+            yield
     finally:
         reset_running(running)
+
+
+def _enter(
+    function: Callable[[], _T], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
+) -> _T:
+    with _entered(capture, context, scope):
+        return function()
 
 
 async def _enter_async(
     function: Callable[[], Any], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
 ) -> Any:
-    running = set_running(scope)
     try:
-        with contextlib.ExitStack() as stack:
-            if capture is not None:
-                stack.enter_context(capture.active())
-            if context is not None:
-                stack.enter_context(context.activate())
+        with _entered(capture, context, scope):
             value = function()
             if inspect.isawaitable(value):
                 value = await value
@@ -252,8 +254,6 @@ async def _enter_async(
         # SystemExit, KeyboardInterrupt, GeneratorExit, a bare BaseException: raised in a
         # task, some would stop the event loop itself; all are the code's result.
         raise ToolExit(error) from None
-    finally:
-        reset_running(running)
 
 
 async def _wait_started(work: Work[Any]) -> None:
