@@ -7,12 +7,14 @@ in skillc, reported in one line unless ``--debug`` asks for the traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
 import typer
 
 from ..contracts.errors import SkillError, UserError
+from ..runtime.deadlines import HOPELESS_AFTER, set_last_resort
 from .app import app, settings
 from .consoles import shown, stderr, take_stdout
 
@@ -72,6 +74,20 @@ def run(argv: Sequence[str] | None = None) -> int:
     return result if isinstance(result, int) else 0
 
 
+def _give_up(label: str) -> None:
+    """Tool code holds the command's thread and ignores every interruption: end the process.
+
+    Called from the deadline watchdog's thread; the main thread is the tool's by then.
+    """
+    stderr().print(
+        f"[bold red]error:[/] {escape(label)} ignores its deadline: it is still running "
+        f"{HOPELESS_AFTER:g} s past it and catches every interruption, so skill stops here."
+    )
+    sys.stderr.flush()
+    os._exit(1)
+
+
 def main() -> None:
     """Console-script entry point."""
+    set_last_resort(_give_up)
     sys.exit(run())

@@ -23,7 +23,6 @@ rest of skillc reaches it.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import inspect
 import logging
@@ -37,7 +36,9 @@ from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
+from .deadlines import DeadlineExceeded
 from .imports import reset_running, set_running
+from .inline import Outcome, drive, drive_sync
 from .results import CallRefused, ErrorType, ToolResult, refuse
 from .sdk import FunctionTool, Tool, settings_of
 from .serialize import (
@@ -48,7 +49,7 @@ from .serialize import (
     to_json_text,
 )
 from .store import DistStore, LoadedTool, LoadError
-from .workers import Outcome, invoke
+from .workers import invoke
 
 __all__ = ["Approver", "call_tool"]
 
@@ -163,6 +164,7 @@ class _Call:
         self.max_output_bytes = max_output_bytes
         self.attempts = 0
         self.printed = Capture()
+        self._label = f"tool {name!r}"
 
     def _unknown(self) -> NoReturn:
         names = sorted(self.offered) if self.offered is not None else list(self.store.tool_names)
@@ -206,6 +208,7 @@ class _Call:
                 timeout=entry.settings[TIMEOUT],
                 capture=self.printed,
                 scope=loaded.scope,
+                label=self._label,
             )
             if outcome.timed_out:
                 refuse(
@@ -221,17 +224,28 @@ class _Call:
             reset_running(running)
 
     def _validate(self, loaded: LoadedTool, arguments: dict[Any, Any]) -> Any:
-        """The input model's instance for ``arguments`` (the dict itself without a model); else refuse."""
+        """The input model's instance for ``arguments`` (the dict itself without a model); else refuse.
+
+        The model's validators are the tool's code: they run under the tool's timeout.
+        """
         model = loaded.tool.input_schema
         if model is None:
             return arguments
-        return _validated(
-            model,
-            arguments,
-            "validation",
-            "The arguments do not match the tool's input schema",
-            "Validating the arguments",
-        )
+        timeout = loaded.entry.settings[TIMEOUT]
+        try:
+            return drive_sync(
+                lambda: _validated(
+                    model,
+                    arguments,
+                    "validation",
+                    "The arguments do not match the tool's input schema",
+                    "Validating the arguments",
+                ),
+                timeout,
+                self._label,
+            )
+        except DeadlineExceeded:
+            refuse("timeout", f"Validating the arguments took longer than {timeout:g} s.")
 
     async def _needs_approval(self, loaded: LoadedTool, payload: Any) -> bool:
         """Whether a person must approve this call: the setting, or what its function says of these arguments.
@@ -254,6 +268,7 @@ class _Call:
             capture=self.printed,
             context=self.context,
             scope=loaded.scope,
+            label=self._label,
         )
         if outcome.error is None and not outcome.timed_out and isinstance(outcome.value, bool):
             return outcome.value
@@ -278,28 +293,14 @@ class _Call:
             refuse("approval_denied", "A person declined to run this tool.")
 
     async def _await(self, tool: Tool, payload: Any, context: ToolContext, timeout: float) -> Outcome[Any]:
-        """Await an async ``execute`` in this task, under its deadline.
+        """Await an async ``execute`` in this task, under a deadline that holds (``inline.drive``).
 
-        Awaiting it here rather than in a task of its own costs a fraction of the time
-        per call.  The price: a coroutine that swallows its own cancellation cannot be
-        stopped at the deadline (as with ``asyncio.wait_for``).
+        Awaiting it here rather than in a task or a thread of its own costs a fraction of
+        the time per call; code that blocks the loop or swallows its cancellation is
+        still stopped at the deadline.
         """
-        task = asyncio.current_task()
         with self.printed.active(), context.activate():
-            deadline = asyncio.timeout(timeout)
-            try:
-                async with deadline:
-                    return Outcome(value=await tool.execute(payload, context))
-            except TimeoutError as error:
-                if deadline.expired():
-                    return Outcome(timed_out=True)
-                return Outcome(error=error)
-            except asyncio.CancelledError as error:
-                if task is not None and task.cancelling():
-                    raise  # the caller cancelled this call: let it go
-                return Outcome(error=error)  # the tool raised it itself
-            except BaseException as error:  # noqa: BLE001 - GeneratorExit, KeyboardInterrupt...: its result
-                return Outcome(error=error)
+            return await drive(lambda: tool.execute(payload, context), timeout, self._label)
 
     async def _execute(self, loaded: LoadedTool, payload: Any) -> Any:
         entry, tool = loaded.entry, loaded.tool
@@ -320,6 +321,7 @@ class _Call:
                     capture=self.printed,
                     context=context,
                     scope=loaded.scope,
+                    label=self._label,
                 )
             if outcome.ok:
                 return outcome.value

@@ -234,6 +234,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
             capture=printed,
             context=context,
             scope=scope,
+            label=f"the condition of {kind} {name!r}",
         )
     finally:
         _settle(store, item, run)
@@ -274,7 +275,8 @@ async def _evaluate(
         if _busy(store, item):
             hiding[item] = _Hiding(f"{late} (its evaluation from an earlier turn is still running)")
         else:
-            task = asyncio.create_task(_why_hidden(store, item, scoped(item), timeout))
+            # Within the budget too: an async condition that blocks the loop is stopped by then.
+            task = asyncio.create_task(_why_hidden(store, item, scoped(item), min(timeout, budget)))
             tasks[task] = item
     if not tasks:
         return hiding

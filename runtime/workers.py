@@ -28,20 +28,22 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextvars import Context, copy_context
-from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
 from .capture import Capture
 from .context import ToolContext
 from .imports import ImportScope, reset_running, set_running
+from .inline import CLOSE_GRACE, Outcome, drive
 
-__all__ = ["DEFAULT_WORKERS", "Outcome", "ToolExit", "Work", "WorkerPool", "invoke", "wait_future"]
+__all__ = ["DEFAULT_WORKERS", "Work", "WorkerPool", "invoke", "wait_future"]
 
 _T = TypeVar("_T")
 logger = logging.getLogger("skillc.runtime")
 
 #: Threads running tool code at once; a thread written off does not count.
 DEFAULT_WORKERS: Final = 32
+#: How much longer than its deadline an async job is waited for: the time to close what it left running.
+_SLACK: Final = CLOSE_GRACE + 0.25
 _NUMBERS = itertools.count(1)
 
 
@@ -193,28 +195,6 @@ async def wait_future(future: Future[Any], timeout: float | None) -> bool:
     return future.done()
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[_T]):
-    """How running some user code ended: a value, an error, or the deadline."""
-
-    value: _T | None = None
-    error: BaseException | None = None
-    timed_out: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """The code returned a value (which may be ``None``) before its deadline."""
-        return self.error is None and not self.timed_out
-
-
-class ToolExit(Exception):
-    """User code raised a ``BaseException`` that is no ``Exception`` (``sys.exit()``...) on the event loop."""
-
-    def __init__(self, cause: BaseException) -> None:
-        super().__init__(str(cause))
-        self.cause = cause
-
-
 @contextlib.contextmanager
 def _entered(capture: Capture | None, context: ToolContext | None, scope: ImportScope | None) -> Iterator[None]:
     """Run the block as the tool's code: its imports, its printed output captured, its context current."""
@@ -238,22 +218,23 @@ def _enter(
 
 
 async def _enter_async(
-    function: Callable[[], Any], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
-) -> Any:
-    try:
-        with _entered(capture, context, scope):
-            value = function()
-            if inspect.isawaitable(value):
-                value = await value
-            return value
-    except asyncio.CancelledError:
-        raise
-    except BaseException as error:
-        if isinstance(error, Exception):
-            raise
-        # SystemExit, KeyboardInterrupt, GeneratorExit, a bare BaseException: raised in a
-        # task, some would stop the event loop itself; all are the code's result.
-        raise ToolExit(error) from None
+    function: Callable[[], Any],
+    timeout: float | None,
+    label: str,
+    capture: Capture | None,
+    context: ToolContext | None,
+    scope: ImportScope | None,
+) -> Outcome[Any]:
+    with _entered(capture, context, scope):
+        if timeout is None:
+            try:
+                value = function()
+                return Outcome(value=await value if inspect.isawaitable(value) else value)
+            except asyncio.CancelledError:
+                raise
+            except BaseException as error:  # noqa: BLE001 - SystemExit, GeneratorExit...: the code's result
+                return Outcome(error=error)
+        return await drive(function, timeout, label)
 
 
 async def _wait_started(work: Work[Any]) -> None:
@@ -303,10 +284,13 @@ async def invoke(
     capture: Capture | None = None,
     context: ToolContext | None = None,
     scope: ImportScope | None = None,
+    label: str = "code of no tool",
 ) -> Outcome[Any]:
     """Run user code: in the pool when sync, in a task when async, never raising.
 
-    ``scope`` is the import scope of the tool whose code it is (``None``: no tool's).
+    ``scope`` is the import scope of the tool whose code it is (``None``: no tool's);
+    ``label`` names the code in log messages.  Async code that blocks the loop past the
+    deadline is interrupted there (``inline.drive``).
     A sync function that returns an awaitable has it awaited on the loop, within what
     is left of the same deadline.
     """
@@ -326,10 +310,12 @@ async def invoke(
         if timeout is not None:  # the deadline counts from when the job started
             deadline = loop.time() + timeout - (time.monotonic() - work.started_at)
         call = lambda: value  # noqa: E731 - the awaitable it returned runs on the loop
-    task = loop.create_task(_enter_async(call, capture, context, scope))
     remaining = None if deadline is None else max(0.0, deadline - loop.time())
+    task = loop.create_task(_enter_async(call, remaining, label, capture, context, scope))
     try:
-        done, _ = await asyncio.wait({task}, timeout=remaining)
+        # The task answers by its deadline itself; waiting a little longer only covers
+        # the time it takes to close code left behind there.
+        done, _ = await asyncio.wait({task}, timeout=None if remaining is None else remaining + _SLACK)
     finally:
         if not task.done():
             task.cancel()
@@ -337,8 +323,8 @@ async def invoke(
     if not done:
         return Outcome(timed_out=True)
     if task.cancelled():
-        return Outcome(error=asyncio.CancelledError("the tool's task was cancelled"))
+        return Outcome(error=asyncio.CancelledError("the code's task was cancelled"))
     error = task.exception()
-    if error is not None:
-        return Outcome(error=error.cause if isinstance(error, ToolExit) else error)
-    return Outcome(value=task.result())
+    if error is not None:  # pragma: no cover - _enter_async returns what the code raised
+        return Outcome(error=error)
+    return task.result()

@@ -1,0 +1,275 @@
+"""Deadlines that hold even when tool code blocks the thread it runs on.
+
+Tool code on the event loop is run inline, in the caller's task, because a hop to
+another thread costs ten times a whole call.  Well-behaved code gives the loop back at
+every ``await``, and a loop timer could stop it there; misbehaving code does not: an
+``async def`` that calls ``time.sleep`` or a blocking HTTP client, a validator stuck in
+a loop.  So each stretch of tool code runs inside a ``Guard``, and one watchdog thread
+interrupts a guard's code once its deadline has passed, by raising ``DeadlineExceeded``
+inside it:
+
+* in the main thread, with a signal (``SIGRTMIN + 3`` where the platform has real-time
+  signals and nobody else handles it), whose handler raises only while the guarded code
+  runs; a signal also ends a blocking system call (``time.sleep``, a socket read);
+* in any other thread, with ``PyThreadState_SetAsyncExc``, which takes effect at the
+  next bytecode the thread runs (not inside a blocking system call).
+
+An interrupted stretch that catches ``DeadlineExceeded`` and goes on is interrupted
+again at every tick.  A guard whose code is *not* running at its deadline (it is
+awaiting something) has its ``on_expire`` called on its event loop instead, so that
+the awaiting task can be woken.  Code that outlives ``HOPELESS_AFTER`` seconds past its
+deadline despite all that is reported once to the ``last_resort`` hook (a command line
+may end its process then; a library caller is only logged to).
+
+The fast path costs a guard object and two dictionary operations per call: the
+watchdog's thread only wakes (every ``TICK`` seconds at most) while guards exist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+__all__ = [
+    "HOPELESS_AFTER",
+    "TICK",
+    "DeadlineExceeded",
+    "Guard",
+    "set_last_resort",
+]
+
+logger = logging.getLogger("skillc.runtime")
+
+#: The watchdog looks at the guards at least this often while any exist.
+TICK: Final = 0.02
+#: Code still running this long past its deadline, however often interrupted, is hopeless.
+HOPELESS_AFTER: Final = 2.0
+
+
+class DeadlineExceeded(BaseException):  # noqa: N818 - it is what it says, and no Exception on purpose
+    """Raised inside tool code that is still running at its deadline.
+
+    A ``BaseException``, so that the usual ``except Exception`` of tool code lets it pass.
+    """
+
+
+#: Called (from the watchdog's thread) with the guard's label when its code is hopeless.
+_last_resort: Callable[[str], None] | None = None
+
+
+def set_last_resort(hook: Callable[[str], None] | None) -> None:
+    """Name what happens when tool code ignores its deadline past ``HOPELESS_AFTER``.
+
+    A command line passes a function that reports the tool and ends the process; the
+    default (``None``) logs an error and lets the code run on.
+    """
+    global _last_resort
+    _last_resort = hook
+
+
+class Guard:
+    """The deadline of one stretch of tool code: enter it around each synchronous run.
+
+    ``running`` is true while the guarded code runs (between ``enter`` and ``leave``, on
+    the thread that entered); the watchdog interrupts it only then.  ``on_expire``, if
+    given, is called once on ``loop`` when the deadline passes while the code is not
+    running (it is awaiting).
+    """
+
+    __slots__ = (
+        "_hopeless",
+        "_interrupted_at",
+        "deadline",
+        "expired",
+        "label",
+        "loop",
+        "on_expire",
+        "running",
+        "thread",
+    )
+
+    def __init__(
+        self,
+        deadline: float,
+        label: str,
+        *,
+        loop: asyncio.AbstractEventLoop | None = None,
+        on_expire: Callable[[], None] | None = None,
+    ) -> None:
+        self.deadline = deadline
+        self.label = label
+        self.loop = loop
+        self.on_expire = on_expire
+        self.thread = threading.get_ident()
+        self.running = False
+        #: The deadline has passed (set by the watchdog, or by ``leave`` noticing it).
+        self.expired = False
+        self._interrupted_at = 0.0
+        self._hopeless = False
+        _GUARDS[id(self)] = self
+        _watchdog.wake()
+
+    def enter(self) -> None:
+        """The guarded code starts running on this thread."""
+        self.thread = threading.get_ident()
+        self.running = True
+        if self.thread == _MAIN_THREAD and not _handler_installed:
+            _install_handler()
+
+    def leave(self) -> None:
+        """The guarded code stopped running (it returned, raised or is awaiting).
+
+        An interruption already on its way to this thread is withdrawn.
+        """
+        self.running = False
+        if self._interrupted_at and self.thread != _MAIN_THREAD:
+            _withdraw(self.thread)
+
+    def close(self) -> None:
+        """The stretch is over: the watchdog forgets it."""
+        self.running = False
+        _GUARDS.pop(id(self), None)
+        if self._interrupted_at and self.thread != _MAIN_THREAD:
+            _withdraw(self.thread)
+
+    def past(self) -> bool:
+        """Whether the deadline has passed."""
+        return self.expired or time.monotonic() >= self.deadline
+
+
+#: Every guard not yet closed, by ``id``; dict operations are atomic under the GIL.
+_GUARDS: dict[int, Guard] = {}
+_MAIN_THREAD: Final = threading.main_thread().ident
+
+
+# --- interrupting a thread -----------------------------------------------------------------
+
+_SIGNAL: Final = getattr(signal, "SIGRTMIN", 0) + 3 if hasattr(signal, "SIGRTMIN") else None
+_handler_installed = False
+_handler_refused = False
+
+_raise_in: Any = None
+_clear_in: Any = None
+if sys.implementation.name == "cpython":
+    _raise_in = ctypes.pythonapi["PyThreadState_SetAsyncExc"]  # [...]: a pointer of its own
+    _raise_in.argtypes = (ctypes.c_ulong, ctypes.py_object)
+    _raise_in.restype = ctypes.c_int
+    _clear_in = ctypes.pythonapi["PyThreadState_SetAsyncExc"]
+    _clear_in.argtypes = (ctypes.c_ulong, ctypes.c_void_p)
+    _clear_in.restype = ctypes.c_int
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    """Raise ``DeadlineExceeded`` if the main thread runs guarded code past its deadline."""
+    for guard in list(_GUARDS.values()):
+        if guard.running and guard.thread == _MAIN_THREAD and guard.expired:
+            raise DeadlineExceeded(f"{guard.label} ran past its deadline")
+
+
+def _install_handler() -> None:
+    """Install the signal handler, once, if the platform has the signal and it is free."""
+    global _handler_installed, _handler_refused
+    if _handler_installed or _handler_refused:
+        return
+    if _SIGNAL is None or not hasattr(signal, "pthread_kill"):
+        _handler_refused = True
+        return
+    try:
+        if signal.getsignal(_SIGNAL) not in (signal.SIG_DFL, None):
+            _handler_refused = True  # someone else's: leave it alone
+            return
+        signal.signal(_SIGNAL, _on_signal)
+    except (ValueError, OSError):  # not the main thread after all, or not allowed
+        _handler_refused = True
+        return
+    _handler_installed = True
+
+
+def _interrupt(guard: Guard) -> None:
+    """Raise ``DeadlineExceeded`` in the thread running ``guard``'s code (called by the watchdog)."""
+    guard._interrupted_at = time.monotonic()
+    if guard.thread == _MAIN_THREAD and _handler_installed:
+        with contextlib.suppress(OSError):
+            signal.pthread_kill(guard.thread, _SIGNAL)  # type: ignore[arg-type]
+        return
+    if _raise_in is not None and guard.running:
+        _raise_in(guard.thread, DeadlineExceeded)
+
+
+def _withdraw(thread: int) -> None:
+    if _clear_in is not None:
+        _clear_in(thread, None)
+
+
+# --- the watchdog ----------------------------------------------------------------------------
+
+
+class _Watchdog:
+    """One daemon thread that looks at the guards every ``TICK`` while there are any."""
+
+    def __init__(self) -> None:
+        self._busy = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def wake(self) -> None:
+        if self._busy.is_set():
+            return
+        self._busy.set()
+        if self._thread is None:
+            with self._lock:
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._run, name="skillc-watchdog", daemon=True)
+                    self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._busy.wait()
+            if not _GUARDS:
+                self._busy.clear()
+                if not _GUARDS:  # a guard made after the clear set the event again
+                    continue
+            now = time.monotonic()
+            soonest = now + TICK
+            for guard in list(_GUARDS.values()):
+                if now < guard.deadline:
+                    soonest = min(soonest, guard.deadline)
+                    continue
+                try:
+                    self._expire(guard, now)
+                except Exception:  # pragma: no cover - the watchdog itself must never die
+                    logger.exception("the deadline watchdog failed on %s", guard.label)
+            time.sleep(max(0.001, soonest - time.monotonic()))
+
+    @staticmethod
+    def _expire(guard: Guard, now: float) -> None:
+        first = not guard.expired
+        guard.expired = True
+        if guard.running:
+            if now - guard._interrupted_at >= TICK:
+                _interrupt(guard)
+            if now - guard.deadline >= HOPELESS_AFTER and not guard._hopeless:
+                guard._hopeless = True
+                _hopeless(guard)
+        elif first and guard.on_expire is not None and guard.loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                guard.loop.call_soon_threadsafe(guard.on_expire)
+
+
+def _hopeless(guard: Guard) -> None:
+    hook = _last_resort
+    if hook is not None:
+        hook(guard.label)
+    else:
+        logger.error("%s ignores its deadline: it is still running %g s past it", guard.label, HOPELESS_AFTER)
+
+
+_watchdog = _Watchdog()

@@ -1,0 +1,102 @@
+"""Tools with a 1 s timeout whose code does not give the event loop back, or will not stop."""
+
+import asyncio
+import time
+
+from pydantic import BaseModel, model_validator
+
+from skillc import Skill, Tool, tool
+
+
+@tool(timeout=1)
+async def blocks_the_loop(seconds: float) -> str:
+    """Call time.sleep inside async def: the event loop is blocked."""
+    time.sleep(seconds)
+    return "slept"
+
+
+@tool(timeout=1)
+async def spins(seconds: float) -> str:
+    """Spin in pure Python inside async def, never awaiting."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return "spun"
+
+
+@tool(timeout=1)
+async def swallows_cancellation(seconds: float) -> str:
+    """Catch the cancellation at the deadline and keep waiting."""
+    try:
+        await asyncio.sleep(seconds)
+    except asyncio.CancelledError:
+        await asyncio.sleep(seconds)
+    return "swallowed"
+
+
+@tool(timeout=1)
+async def sleeps_politely(seconds: float) -> str:
+    """Await asyncio.sleep: the well-behaved case."""
+    await asyncio.sleep(seconds)
+    return "awake"
+
+
+@tool(timeout=1)
+async def refuses_to_stop(seconds: float) -> str:
+    """Catch every interruption and keep blocking the loop."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            time.sleep(0.05)
+        except BaseException:
+            pass
+    return "stubborn"
+
+
+class SlowInput(BaseModel):
+    seconds: float
+
+    @model_validator(mode="after")
+    def take_time(self) -> "SlowInput":
+        time.sleep(self.seconds)
+        return self
+
+
+class SlowValidator(Tool):
+    name = "slow_validator"
+    description = "Its input model's validator blocks."
+    input_schema = SlowInput
+    timeout = 1
+
+    async def execute(self, input: SlowInput, ctx) -> str:
+        return "validated"
+
+
+class BlockingCondition(Tool):
+    name = "blocking_condition"
+    description = "Its async condition blocks the loop."
+    input_schema = SlowInput
+    timeout = 1
+
+    async def condition(self) -> bool:
+        time.sleep(30)
+        return True
+
+    async def execute(self, input: SlowInput, ctx) -> str:
+        return "offered"
+
+
+deadlines = Skill(
+    name="deadlines",
+    description="Tools that ignore their deadline.",
+    context="Deadline context.",
+    tools=[
+        blocks_the_loop,
+        spins,
+        swallows_cancellation,
+        sleeps_politely,
+        refuses_to_stop,
+        SlowValidator(),
+        BlockingCondition(),
+    ],
+)
