@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .contracts.errors import SkillError, ToolDefinitionError, UserError
-    from .runtime.context import Environment, ToolContext
+    from .runtime.context import Environment, StateError, ToolContext, ToolState
     from .runtime.sdk import Agent, Condition, FunctionTool, Skill, Tool, ToolFlag, tool
 
 # Absolute, not relative: test runners import a repository's root __init__.py under the
@@ -29,10 +29,12 @@ __all__ = [
     "FunctionTool",
     "Skill",
     "SkillError",
+    "StateError",
     "Tool",
     "ToolContext",
     "ToolDefinitionError",
     "ToolFlag",
+    "ToolState",
     "UserError",
     "__version__",
     "tool",

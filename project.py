@@ -25,15 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from .compiler.api import CompileReport, compile_project
+from .compiler.types import Config
 from .contracts.errors import UserError
 from .runtime.call import Approver
-from .runtime.context import Environment, ToolContext
+from .runtime.context import Environment, ToolContext, ToolState
+from .runtime.data import DataStore, open_store
 from .runtime.envfile import export_missing, load_env, with_process_env
 from .runtime.loader import Runtime, load_dist
 from .runtime.offer import Offer
 from .runtime.results import ToolResult
 
-__all__ = ["CompileFailed", "OfferedCall", "Project", "approve_all", "decline_all", "open_project"]
+__all__ = ["CompileFailed", "OfferedCall", "Project", "approve_all", "decline_all", "open_project", "open_project_data"]
 
 
 class CompileFailed(UserError):
@@ -76,12 +78,23 @@ class Project:
     ``close`` lets the runtime's worker threads end.
     """
 
-    def __init__(self, report: CompileReport, runtime: Runtime, environment: Environment = "sandbox") -> None:
+    def __init__(
+        self,
+        report: CompileReport,
+        runtime: Runtime,
+        environment: Environment = "sandbox",
+        *,
+        data_folder: Path | None = None,
+    ) -> None:
         self.report = report
         self.runtime = runtime
         #: The environment a context is built for unless it names another.
         self.environment: Environment = environment
         export_missing(load_env(self.root, environment), os.environ)
+        #: ``ctx.data`` of each environment, opened once (the environment's own when the project is).
+        self._stores: dict[str, DataStore] = {}
+        self._data_folder = data_folder
+        self.data(environment)
 
     def __repr__(self) -> str:
         return f"<Project {self.root} ({self.environment}): {self.runtime!r}>"
@@ -109,8 +122,14 @@ class Project:
         env: Mapping[str, str] | None = None,
         user: Mapping[str, Any] | None = None,
         session: Mapping[str, Any] | None = None,
+        state: ToolState | Mapping[str, Any] | None = None,
     ) -> ToolContext:
-        """The context a real call gets: the tool's skill, and the variables of the ``.env`` files unless ``env``."""
+        """The context a real call gets: the tool's skill, and the variables of the ``.env`` files unless ``env``.
+
+        ``state`` is the conversation's ``ctx.state``: a ``ToolState`` is shared as it is (so
+        the caller sees what the tools wrote), a mapping is copied into a new one (a
+        ``StateError`` if it holds what a state cannot), nothing gives an empty one.
+        """
         chosen = environment or self.environment
         entry = self.runtime.tool_entry(tool) if tool else None
         return ToolContext(
@@ -121,6 +140,8 @@ class Project:
             env=self.variables(chosen) if env is None else env,
             user=user or {},
             session=session or {},
+            state=state if isinstance(state, ToolState) else ToolState(state),
+            data=self.data(chosen),
         )
 
     async def offer(
@@ -169,9 +190,23 @@ class Project:
             hidden = skill or offer.reason(name) or "it is not offered"
         return OfferedCall(result, offer, hidden)
 
+    def data(self, environment: Environment | None = None) -> DataStore:
+        """The document store (``ctx.data``) of ``environment`` (the project's by default), shared by every call.
+
+        Chosen as ``open_project_data`` says; the database is opened on first use.
+        """
+        chosen = environment or self.environment
+        store = self._stores.get(chosen)
+        if store is None:
+            store = self._stores[chosen] = open_project_data(self.report.config, chosen, folder=self._data_folder)
+        return store
+
     def close(self) -> None:
-        """Let the runtime's worker threads end."""
+        """Let the runtime's worker threads end, and close the document stores."""
         self.runtime.close()
+        stores, self._stores = list(self._stores.values()), {}
+        for store in stores:
+            store.close()
 
     def __enter__(self) -> Project:
         return self
@@ -186,15 +221,31 @@ def open_project(
     environment: Environment = "sandbox",
     notify: Callable[[str], None] | None = None,
     allow_import: bool = False,
+    data_folder: Path | None = None,
 ) -> Project:
     """Compile the project that contains ``path`` if it is stale, then load its ``dist/``.
 
     ``notify`` hears what the user should know while the compile happens, and
     ``allow_import`` is the user's consent to import project code for its schemas (both
-    as ``compile_project`` takes them).  Compile errors raise ``CompileFailed``; a bad
-    configuration raises ``ConfigError`` or ``UsageError``.
+    as ``compile_project`` takes them).  ``data_folder`` keeps ``ctx.data`` in SQLite files
+    in that folder whatever the configuration says (``skillc.testing`` gives a temporary
+    one).  Compile errors raise ``CompileFailed``; a bad configuration raises
+    ``ConfigError`` or ``UsageError``.
     """
     report = compile_project(Path(path), notify=notify, allow_import=allow_import)
     if not report.ok:
         raise CompileFailed(report)
-    return Project(report, load_dist(report.config.out), environment)
+    return Project(report, load_dist(report.config.out), environment, data_folder=data_folder)
+
+
+def open_project_data(config: Config, environment: Environment, *, folder: Path | None = None) -> DataStore:
+    """The document store of ``environment`` for the project ``config`` describes (see ``skillc.runtime.data.open``).
+
+    ``SKILL_DATA_URL`` among the environment's variables (``.env`` files under the shell's)
+    wins over ``[tool.skill.data] url``; without either, a SQLite file per environment.
+    ``folder`` forces SQLite files in that folder, whatever the configuration says.
+    """
+    if folder is not None:
+        return open_store(config.root, environment, folder=folder)
+    variables = with_process_env(load_env(config.root, environment), os.environ)
+    return open_store(config.root, environment, url=config.data_url, folder=config.data_folder, variables=variables)

@@ -9,12 +9,21 @@
 ``load_project`` compiles the project once per test session (and again only if its
 sources changed), exactly as ``skill compile`` does, and every ``call`` goes through
 the runtime's one call path: conditions, validation, timeouts, retries, serialization.
+
+A conversation's ``ctx.state`` is a ``ToolState``: give the same one to several calls,
+as the calls of one thread share it, and read what the tools kept in it::
+
+    state = ToolState({"seat": "12A"})
+    project.call("change_seat", {"seat": "14C"}, state=state)
+    assert state["seat"] == "14C"
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import atexit
+import shutil
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,12 +32,14 @@ from typing import Any
 from .compiler.api import CompileReport
 from .project import CompileFailed as ProjectCompileFailed
 from .project import Project, approve_all, decline_all, open_project
-from .runtime.context import Environment, ToolContext
+from .runtime.context import Environment, ToolContext, ToolState
+from .runtime.data import DataStore
 from .runtime.loader import Runtime
 from .runtime.offer import Offer
 from .runtime.results import ToolResult
+from .runtime.serialize import read_json
 
-__all__ = ["CompileFailed", "ProjectUnderTest", "load_project"]
+__all__ = ["CompileFailed", "ProjectUnderTest", "ToolState", "load_project"]
 
 
 class CompileFailed(AssertionError):
@@ -65,11 +76,22 @@ class ProjectUnderTest:
         env: Mapping[str, str] | None = None,
         user: Mapping[str, Any] | None = None,
         session: Mapping[str, Any] | None = None,
+        state: ToolState | Mapping[str, Any] | None = None,
     ) -> ToolContext:
-        """A context as a real call gets: variables from the project's .env files unless given."""
+        """A context as a real call gets: variables from the project's .env files unless given.
+
+        ``state`` is ``ctx.state``: a ``ToolState`` is shared (pass the same one to the calls of
+        one conversation, and read it afterwards), a mapping is copied into a fresh one.
+        """
         self._calls += 1
         return self.project.context(
-            call_id=f"test-{self._calls}", tool=tool, environment=environment, env=env, user=user, session=session
+            call_id=f"test-{self._calls}",
+            tool=tool,
+            environment=environment,
+            env=env,
+            user=user,
+            session=session,
+            state=state,
         )
 
     def offer(self, **context: Any) -> Offer:
@@ -85,7 +107,10 @@ class ProjectUnderTest:
         check_condition: bool = True,
         **context: Any,
     ) -> ToolResult:
-        """Call one tool; its own and its skill's conditions (no other) run first unless ``check_condition=False``."""
+        """Call one tool; its own and its skill's conditions (no other) run first unless ``check_condition=False``.
+
+        ``context`` takes what ``context()`` does: ``environment``, ``env``, ``user``, ``session``, ``state``.
+        """
         called = self.project.call(
             name,
             arguments if arguments is not None else {},
@@ -96,27 +121,44 @@ class ProjectUnderTest:
         )
         return asyncio.run(called).result
 
+    def data(self, environment: Environment = "sandbox") -> DataStore:
+        """The temporary ``ctx.data`` the calls of ``environment`` use: seed it, or look at what the tools wrote."""
+        return self.project.data(environment)
+
     def value(self, name: str, arguments: Mapping[str, Any] | str | None = None, **options: Any) -> Any:
         """Call a tool and return its output decoded from JSON; an error result fails the test."""
         result = self.call(name, arguments, **options)
         if result.is_error:
             raise AssertionError(f"tool {name!r} failed ({result.error_type}): {result.output}")
         try:
-            return json.loads(result.output)
-        except json.JSONDecodeError:
+            return read_json(result.output)
+        except ValueError:
             return result.output
 
 
 _LOADED: dict[Path, ProjectUnderTest] = {}
 
 
+def _scratch_folder() -> Path:
+    """A temporary folder for the session's ``ctx.data``, removed when the tests end."""
+    folder = Path(tempfile.mkdtemp(prefix="skillc-test-data-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def load_project(path: str | Path = ".") -> ProjectUnderTest:
-    """Compile the project containing ``path`` (once per session) and load its ``dist/``."""
+    """Compile the project containing ``path`` (once per session) and load its ``dist/``.
+
+    Its ``ctx.data`` is a temporary SQLite store of the session's own (one database per
+    environment, empty at the start, removed at the end), so tests never touch the
+    project's own data; ``ProjectUnderTest.data()`` is that store.
+    """
     key = Path(path).resolve()
     loaded = _LOADED.get(key)
     if loaded is None:
         try:
-            opened = open_project(key)
+            opened = open_project(key, data_folder=_scratch_folder())
+            atexit.register(opened.close)
         except ProjectCompileFailed as failed:
             problems = "\n".join(
                 f"{item.path}:{item.line}:{item.col + 1}: {item.severity.value}[{item.code}] {item.message}"

@@ -16,7 +16,9 @@ import typer
 
 from ..contracts.errors import UsageError
 from ..contracts.version import __version__
+from ..serve.hosts import Host, Transport
 from .consoles import notice, stdout
+from .data import data_command
 
 __all__ = ["OutputFormat", "app", "settings"]
 
@@ -155,6 +157,7 @@ def test(
     session: Annotated[
         str | None, typer.Option("--session", help="ctx.session for the call, as a JSON object.")
     ] = None,
+    state: Annotated[str | None, typer.Option("--state", help="ctx.state for the call, as a JSON object.")] = None,
 ) -> int:
     """Run one tool from its compiled bundle, as a model's call would."""
     from .tooltest import run_test_command
@@ -169,6 +172,7 @@ def test(
         approve=approve,
         user=user,
         session=session,
+        state=state,
         debug=settings.debug,
     )
 
@@ -208,3 +212,43 @@ def chat(
         session=session,
         debug=settings.debug,
     )
+
+
+@app.command()
+def serve(
+    project: Annotated[Path, typer.Argument(help="Project folder.")] = Path("."),
+    transport: Annotated[
+        Transport, typer.Option("--transport", help="stdio for a host that starts the server, http to listen.")
+    ] = Transport.stdio,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (http).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (http).")] = 8000,
+    path: Annotated[str, typer.Option("--path", help="URL path of the MCP endpoint (http).")] = "/mcp",
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes (http).")] = 1,
+    environment: Annotated[
+        Environment, typer.Option("-e", "--environment", help="Variables to run with.")
+    ] = Environment.sandbox,
+    approve: Annotated[
+        bool, typer.Option("--approve", help="Run tools that need approval: the host has asked its user.")
+    ] = False,
+    print_config: Annotated[
+        Host | None, typer.Option("--print-config", help="Print what makes HOST start the server, and exit.")
+    ] = None,
+) -> int:
+    """Serve the compiled tools over MCP (Model Context Protocol)."""
+    from .serve import run_serve_command
+
+    return run_serve_command(
+        project,
+        transport=transport,
+        host=host,
+        port=port,
+        path=path,
+        workers=workers,
+        environment=environment.value,
+        approve=approve,
+        print_config=print_config,
+        debug=settings.debug,
+    )
+
+
+app.command(name="data")(data_command)

@@ -11,13 +11,15 @@ reported and the session goes on.
 Approval of a ``needs_approval`` tool is asked at a ``[y/N]`` prompt in a session; with
 ``-m`` nobody is there to ask, so such calls are refused unless ``--approve`` is given
 (which approves every one, in a session too).
+
+Every call and condition of the conversation shares one ``ctx.state``; with ``--thread``
+it is kept in the thread file after each turn and given back when the thread goes on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -37,6 +39,7 @@ from ..runtime.models import Message, Model, ModelError, Reply, ToolCall
 from ..runtime.offline import OfflineModel
 from ..runtime.providers import open_model
 from ..runtime.results import ToolResult
+from ..runtime.serialize import write_json
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
 from .flags import json_object_flag
@@ -203,7 +206,7 @@ def _asker(prompter: _Prompter, view: ChatView) -> Approver:
 
     async def ask(name: str, arguments: dict[str, Any]) -> bool:
         view.end_text()
-        brief = _shorten(json.dumps(arguments, ensure_ascii=False), _SHOWN_ARGUMENTS)
+        brief = _shorten(write_json(arguments, ensure_ascii=False), _SHOWN_ARGUMENTS)
         approved = prompter.answer(visible(f"Run {name} {brief}? [y/N] ")).strip().lower() in _YES
         view.trace.print("   approved" if approved else "   [yellow]declined[/]")
         return approved
@@ -254,11 +257,12 @@ def run_chat_command(
         )
         for warning in config.warnings:
             stderr().print(f"[bold yellow]warning:[/] {shown(warning)}")
-        context = opened.context(call_id="chat", user=user_data, session=session_data)
         agent = opened.runtime.manifest.agent.name
         thread: Thread | None = None
         if thread_id is not None:
             thread = load_thread(root, thread_id, agent) or Thread(thread_id, agent)
+        state = thread.state if thread is not None else None
+        context = opened.context(call_id="chat", user=user_data, session=session_data, state=state)
         chosen = open_model(config.model, os.environ)
         one_shot = message is not None
         view = ChatView(stdout(), stderr() if one_shot else stdout(), one_shot=one_shot)
@@ -282,8 +286,9 @@ def run_chat_command(
         messages: list[Message] = thread.messages if thread is not None else []
 
         def save() -> None:
-            """Keep the thread after each turn (a thread that never had a message is not created)."""
+            """Keep the thread, its tools' state with it, after each turn (a thread that never had a message is not created)."""
             if thread is not None and (thread.messages or thread_path(root, thread.id).exists()):
+                thread.state = context.state.to_dict()
                 save_thread(root, thread)
 
         with runtime_log(stderr(), debug=debug), asyncio.Runner() as runner:

@@ -4,12 +4,16 @@ The project is compiled first when ``dist/`` is stale (the compile is a no-op wh
 is current), then the tool runs through the runtime's one call path, condition
 included unless ``--skip-condition``.  Exit codes: 0 success, 1 an error result (or a
 project that does not compile), 2 usage, 3 no such tool.
+
+``--state`` gives the call's ``ctx.state`` (a JSON object); what the state holds after
+the call is shown (``"state"`` in the ``--json`` object) whenever it holds anything or
+``--state`` was given.  The command's own JSON is written with skillc's own encoder, so a
+tool that patches the ``json`` module does not change it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,9 +24,10 @@ from ..contracts.errors import UsageError
 from ..contracts.settings import NEEDS_APPROVAL
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.arguments import decode_json
-from ..runtime.context import Environment
+from ..runtime.context import Environment, StateError, ToolState
 from ..runtime.loader import Runtime
 from ..runtime.results import ToolResult
+from ..runtime.serialize import read_json, write_json
 from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
 from .flags import json_object_flag
 from .render import print_text
@@ -30,8 +35,6 @@ from .render import print_text
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
 
 EXIT_NO_SUCH_TOOL = 3
-#: Taken at import: a tool that replaces ``json.dumps`` does not change this command's output.
-_dumps = json.dumps
 
 
 def _write_line(text: str) -> None:
@@ -56,6 +59,14 @@ def _arguments(text: str | None) -> str:
             hint="""pass the tool's arguments as a JSON object, e.g. --input '{"order_id": "A1001"}'""",
         ) from None
     return text
+
+
+def _state(text: str | None) -> ToolState:
+    """The ``--state`` object as the call's ``ctx.state``; a usage error if a state cannot hold it."""
+    try:
+        return ToolState(json_object_flag("--state", text))
+    except StateError as error:
+        raise UsageError(f"--state cannot be a tool's state: {error}") from None
 
 
 def _describe(value: Any) -> str:
@@ -86,14 +97,17 @@ def run_test_command(
     approve: bool,
     user: str | None = None,
     session: str | None = None,
+    state: str | None = None,
     debug: bool = False,
 ) -> int:
     """Compile if needed, then list the tools or run one; print it and return the exit code.
 
-    ``user`` and ``session`` (JSON objects) become the call's ``ctx.user`` and ``ctx.session``.
+    ``user``, ``session`` and ``state`` (JSON objects) become the call's ``ctx.user``,
+    ``ctx.session`` and ``ctx.state``.
     """
     arguments = _arguments(input_text)
     user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
+    tool_state = _state(state)
     try:
         opened = open_project(project, environment=cast(Environment, environment), notify=notice)
     except CompileFailed as failed:
@@ -108,7 +122,7 @@ def run_test_command(
             known = ", ".join(opened.runtime.tool_names) or "none"
             stderr().print(f"[bold red]error:[/] no tool {shown(repr(name))}; the tools are: {shown(known)}")
             return EXIT_NO_SUCH_TOOL
-        context = opened.context(call_id=CALL_ID, tool=name, user=user_data, session=session_data)
+        context = opened.context(call_id=CALL_ID, tool=name, user=user_data, session=session_data, state=tool_state)
         approver = approve_all if approve else None
         with runtime_log(stderr(), debug=debug):
             called = asyncio.run(
@@ -123,7 +137,7 @@ def run_test_command(
             )
     if called.hidden is not None:
         if as_json:
-            _write_line(_dumps({"name": name, "offered": False, "reason": called.hidden}))
+            _write_line(write_json({"name": name, "offered": False, "reason": called.hidden}))
         else:
             out.print(f"Tool: {shown(name)} (skill {shown(entry.skill)})")
             out.print(
@@ -132,12 +146,18 @@ def run_test_command(
             )
         return 1
     result = called.result
+    after = tool_state.to_dict() if tool_state or state is not None else None
     if as_json:
-        _write_line(_dumps(result.to_dict()))
+        document = result.to_dict()
+        if after is not None:
+            document["state"] = after
+        _write_line(write_json(document))
     else:
         _print_result(
             out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL] is not False
         )
+        if after is not None:
+            out.print(f"State after the call: {shown(write_json(after, ensure_ascii=False))}")
     return 1 if result.is_error else 0
 
 
@@ -169,10 +189,10 @@ def _print_result(
             out.print("[dim]This tool needs approval: pass --approve to approve it.[/]")
         return
     out.print(f"[bold green]Tool execution successful[/] ({result.duration_ms:.0f} ms, {attempts})")
-    try:
-        value = decode_json(result.output)
-        pretty = _dumps(value, indent=2, ensure_ascii=False)
-    except (ValueError, RecursionError):  # not JSON, or JSON too deep or too large to show parsed
+    try:  # skillc's own decoder and encoder: tool code may have patched the json module
+        value = read_json(result.output)
+        pretty = write_json(value, indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):  # not JSON (NaN and infinities neither), too deep, too large
         out.print("Result: text")
         out.print(shown(result.output))
         return

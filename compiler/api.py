@@ -18,6 +18,7 @@ from .cache import CACHE_DIR, load_cache, write_cache
 from .config import locate_config, read_config
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .report import Reporter
+from .requirements import environment_key
 from .source_tree import read_sources
 from .sources import IndexStats, index_sources
 from .types import AgentInfo, Config, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo
@@ -97,8 +98,10 @@ def compile_project(
     Raises ``ConfigError`` for a bad configuration, and ``UsageError`` when the output
     folder is not one skillc may replace (nothing is touched then).  When no source
     file and no configuration changed since the last compile and ``dist/`` is exactly
-    as that compile left it (every file, by inode, size and times), the previous result
-    is reused as a whole: it depends on nothing else.  ``allow_import`` is the user's
+    as that compile left it (every file, by inode, size and times), and the environment
+    is the same (``requirements.environment_key``: installed distributions, pydantic's
+    version among them, skillc's and Python's), the previous result is reused as a whole:
+    it depends on nothing else.  ``allow_import`` is the user's
     consent to import project code for the schemas ``schema = "import"`` asks for;
     ``notify`` hears what the user should know while it happens: that project code
     is being imported, or that another compile is writing the same output folder.
@@ -113,7 +116,8 @@ def compile_project(
 
     mark = time.perf_counter()
     snapshot = read_sources(config)
-    digest = snapshot.digest(config.pyproject.read_bytes())
+    # The environment too: another pydantic writes other schemas, other installed metadata other requirements.
+    digest = snapshot.digest(config.pyproject.read_bytes(), environment_key().encode())
     previous = last if last is not None and last.digest == digest else None
     if previous is not None and not verify:
         if not emit or (recorded is not None and recorded == fingerprint(config.out)):  # nothing to write

@@ -34,10 +34,11 @@ from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles
 from .link import LinkResult
 from .probe import probe_bundle
-from .requirements import Dependencies
+from .requirements import Dependencies, environment_key
 from .resolve import Linker
 from .schema import function_schema, model_schema
 from .schema_models import UNSUPPORTED, SchemaResult
+from .schema_versions import PYDANTIC_VERSION
 from .source_tree import DataSet
 from .strict import strict_schema
 from .types import Finding, ModelRef, Pos, ToolInfo
@@ -108,15 +109,24 @@ CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos, ToolFiles)
 
 
 def artifact_key(
-    linker: Linker, tool: ToolInfo, keys: Mapping[str, str], import_schemas: bool, data: DataSet | None = None
+    linker: Linker,
+    tool: ToolInfo,
+    keys: Mapping[str, str],
+    import_schemas: bool,
+    data: DataSet | None = None,
+    environment: str = "",
 ) -> str:
-    """What a tool's artifacts depend on: its definition, every module it imports, the config.
+    """What a tool's artifacts depend on: its definition, every module it imports, the config,
+    and the ``environment`` (``requirements.environment_key``: installed distributions, skillc
+    and Python) with the pydantic the schemas are written for.
 
     The modules are the bundle's closure, a superset of what its schemas are read from
     (a model is always reached through the tool module's imports).
     """
     names, _ = closure(linker, tool.module)
-    digest = hashlib.sha256(repr((tool, import_schemas, linker.config.dependencies)).encode())
+    digest = hashlib.sha256(
+        repr((tool, import_schemas, linker.config.dependencies, PYDANTIC_VERSION, environment)).encode()
+    )
     for name in names:
         digest.update(keys.get(linker.modules[name].path, "?").encode())
     if data is not None:  # the data files bundled with those modules, and the paths they name
@@ -152,8 +162,13 @@ def build_artifacts(
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
     imported: list[str] = []
+    environment = environment_key()
     for tool in linked.tools:
-        key = artifact_key(linker, tool, keys, import_schemas, data) if keys is not None and cache is not None else None
+        key = (
+            artifact_key(linker, tool, keys, import_schemas, data, environment)
+            if keys is not None and cache is not None
+            else None
+        )
         # A check keeps its results (without archives) apart from a compile's.
         slot = tool.name if archives else f"{tool.name}#check"
         known = cache.get(slot) if cache is not None and key is not None else None
@@ -175,6 +190,12 @@ def build_artifacts(
             tools.append(built)
             if cache is not None and key is not None:
                 cache[slot] = CachedTool(key, built.files, tuple(findings[before:]))
+    for tool in linked.misnamed:  # refused for its name only: its schemas are still checked, in this run
+        resolved = len(linker.findings)
+        for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
+            findings.extend(result.findings if result is not None else ())
+        findings.extend(linker.findings[resolved:])
+        del linker.findings[resolved:]
     skills: list[EmittedSkill] = []
     for skill in linked.skills:
         if not skill.has_condition:

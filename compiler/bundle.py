@@ -103,7 +103,8 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
     """Gather the files, entry module and requirements of ``tool``'s bundle.
 
     ``sources`` maps a module's path (relative to the project) to its bytes.  An
-    undeclared third-party import is reported once per bundle, at its first place.
+    undeclared third-party distribution is reported once per bundle, at its first import,
+    named by the installed distribution that provides it when one does.
     """
     _, external = closure(linker, tool.module)
     files = plan_files(linker, tool.module, sources)
@@ -119,16 +120,26 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
         if declared_as is not None:
             requirements.add(declared_as)
             continue
+        distribution = dependencies.distribution_for(top)
+        if distribution is None:
+            message = f"{top!r} is imported but not declared in [project] dependencies"
+            hint = f"add the distribution that provides {top!r} to pyproject.toml"
+        else:
+            message = (
+                f"{top!r} is imported but its distribution {distribution!r} is not declared in [project] dependencies"
+            )
+            hint = f"add {distribution!r} to [project] dependencies in pyproject.toml"
         finding = Finding(
             "skill/undeclared-dependency",
-            f"{top!r} is imported but not declared in [project] dependencies",
+            message,
             linker.path_of(module),
             item.pos if isinstance(item.pos, Pos) else Pos(1, 0),
-            hint=f"add the distribution that provides {top!r} to pyproject.toml",
+            hint=hint,
         )
-        known = undeclared.get(top)
+        key = distribution or top  # once per distribution, however many of its names are imported
+        known = undeclared.get(key)
         if known is None or finding_order(finding) < finding_order(known):
-            undeclared[top] = finding
+            undeclared[key] = finding
     findings = tuple(sorted(undeclared.values(), key=finding_order))
     return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), findings)
 

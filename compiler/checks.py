@@ -132,6 +132,12 @@ CHECKS: dict[str, Check] = {
         _check("skill/unreadable-file", Severity.ERROR, "A file or folder of the project cannot be read."),
         _check("skill/internal-error", Severity.ERROR, "skillc failed on a file; this is a bug to report."),
         _check("skill/tool-name-style", Severity.WARNING, "By convention a tool name matches ^[a-z][a-z0-9_-]*$."),
+        _check(
+            "skill/host-tool-name",
+            Severity.WARNING,
+            "Served over MCP, a tool name becomes longer than the 64 characters model APIs accept "
+            "in hosts that prefix it with the server's name (Claude Code: mcp__<agent>__<tool>).",
+        ),
         _check("skill/missing-input-schema", Severity.WARNING, "Tool should have an input_schema for type safety."),
         _check(
             "skill/constructor-args-dropped",

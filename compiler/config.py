@@ -21,7 +21,7 @@ from .types import Config, Finding, Pos
 __all__ = ["KNOWN_KEYS", "locate_config", "read_config"]
 
 KNOWN_KEYS = frozenset(
-    {"entry", "src", "out", "schema", "chat", "max_file_bytes", "allow_outside", "include", "exclude"}
+    {"entry", "src", "out", "schema", "chat", "data", "max_file_bytes", "allow_outside", "include", "exclude"}
 )
 DEFAULTS = {"entry": "src/agent.py", "src": "src", "out": "dist"}
 PYPROJECT = "pyproject.toml"
@@ -153,7 +153,31 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         outside_roots=_outside_roots(table, root, pyproject),
         include=_globs(table, "include", Config.include, pyproject),
         exclude=_globs(table, "exclude", Config.exclude, pyproject),
+        **_data_settings(table, root, pyproject),
     )
+
+
+#: The keys of ``[tool.skill.data]``.
+DATA_KEYS = ("path", "url")
+
+
+def _data_settings(table: Mapping[str, Any], root: Path, pyproject: Path) -> dict[str, Any]:
+    """``[tool.skill.data]``: where ``ctx.data`` keeps its documents (checked strictly: a typo could
+    send production data somewhere else)."""
+    data = table.get("data", {})
+    if not isinstance(data, dict):
+        raise ConfigError(f"{pyproject}: [tool.skill.data] must be a table")
+    unknown = sorted(set(data) - set(DATA_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"{pyproject}: unknown key {unknown[0]!r} in [tool.skill.data]", hint=f"known keys: {', '.join(DATA_KEYS)}"
+        )
+    url, path = data.get("url"), data.get("path")
+    if url is not None and (not isinstance(url, str) or not url.strip()):
+        raise ConfigError(f"{pyproject}: [tool.skill.data] url must be a non-empty string (a postgresql:// URL)")
+    if path is not None and (not isinstance(path, str) or not path.strip()):
+        raise ConfigError(f"{pyproject}: [tool.skill.data] path must be a non-empty string path")
+    return {"data_url": url, "data_folder": (root / path).resolve() if path is not None else None}
 
 
 def _globs(table: Mapping[str, Any], key: str, default: tuple[str, ...], pyproject: Path) -> tuple[str, ...]:

@@ -12,9 +12,16 @@ the project.  Only what the agent reaches becomes a ``ToolInfo``.  Every problem
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..contracts.spec import case_collision_error, folder_key, is_valid_name, reserved_name_error
+from ..contracts.spec import (
+    MAX_NAME_LENGTH,
+    case_collision_error,
+    folder_key,
+    host_tool_name,
+    is_valid_name,
+    reserved_name_error,
+)
 from .import_checks import check_imports, report_import_cycles
 from .resolve import Linker, ValueSym
 from .tool_entries import ToolEntries, describe_entry
@@ -52,6 +59,9 @@ class LinkResult:
     findings: list[Finding]
     #: The linker that found them, for the stages that resolve more names (schemas).
     linker: Linker | None = None
+    #: Tools refused only for their name (invalid, reserved, or another tool's): not
+    #: compiled, but their schemas are checked, so one run reports both kinds of problem.
+    misnamed: list[ToolInfo] = field(default_factory=list)
 
 
 def link_project(modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()) -> LinkResult:
@@ -73,6 +83,8 @@ class _Walk:
         self.reader = ToolReader(linker)
         self.entry = entry
         self.tools: list[ToolInfo] = []
+        #: See ``LinkResult.misnamed``.
+        self.misnamed: list[ToolInfo] = []
         self.skills: list[SkillInfo] = []
         self.tool_entries = ToolEntries(linker)
         #: By ``folder_key``: names that differ only in case share a folder of dist/ on
@@ -89,7 +101,7 @@ class _Walk:
         report_import_cycles(self.linker, self.entry, self.tools, self.skills)
         findings = self.linker.findings
         findings.sort(key=lambda finding: (finding.path, finding.pos.line, finding.pos.col, finding.code))
-        return LinkResult(agent, self.skills, self.tools, findings, self.linker)
+        return LinkResult(agent, self.skills, self.tools, findings, self.linker, self.misnamed)
 
     # --- the agent ------------------------------------------------------------------
 
@@ -143,6 +155,8 @@ class _Walk:
             skill = self.skill(module, entry)
             if skill is not None:
                 skills.append(skill.name)
+        if name is not None and is_valid_name(name):
+            self.check_host_names(name)
         return AgentInfo(
             name=name or "",
             persona=persona,
@@ -151,6 +165,23 @@ class _Walk:
             qualname=binding.name,
             source=Source(self.linker.path_of(self.entry), binding.pos.line, binding.pos.col),
         )
+
+    def check_host_names(self, agent: str) -> None:
+        """Warn about each tool whose name a host would make too long by prefixing the agent's name."""
+        for tool in self.tools:
+            qualified = host_tool_name(agent, tool.name)
+            if len(qualified) <= MAX_NAME_LENGTH:
+                continue
+            _, _, pos = self.tool_names[folder_key(tool.name)]
+            self.linker.report(
+                "skill/host-tool-name",
+                tool.module,
+                pos,
+                f"tool {tool.name!r} becomes {qualified!r} ({len(qualified)} characters) in MCP hosts that prefix "
+                f"the server's name, such as Claude Code; model APIs refuse names over {MAX_NAME_LENGTH}",
+                hint=f"keep the agent's and the tool's names to {MAX_NAME_LENGTH - len(host_tool_name('', ''))} "
+                "characters together",
+            )
 
     def entries(self, module: str, expr: Expr | None, what: str) -> Iterator[tuple[str, Expr]]:
         """The items of a ``tools=[...]``/``skills=[...]`` list, through constants."""
@@ -277,7 +308,10 @@ class _Walk:
         if draft is None:
             return None
         self.tool_entries.registered.add((draft.module, draft.qualname))
+        misnamed = len(self.reader.misnamed)
         info = self.reader.tool_info(draft, skill)
+        if keep:
+            self.misnamed.extend(self.reader.misnamed[misnamed:])
         if info is None or not keep:
             return None
         name_pos = self.reader.name_pos(draft)
@@ -294,6 +328,7 @@ class _Walk:
                 hint="tool names must be unique within an agent, ignoring case",
                 related=((first_path, first_pos, "first used here"),),
             )
+            self.misnamed.append(info)
             return None
         self.tool_names[folder_key(info.name)] = (info.name, self.linker.path_of(draft.module), name_pos)
         self.tools.append(info)

@@ -8,14 +8,44 @@ distribution requires the one providing it, directly or not: pydantic brings
 ``typing_extensions`` and ``annotated_types``, skillc brings pydantic.  The installed
 distributions' metadata answers both questions; reading it is slow, so it is read only
 for an import that is not itself a declared name, and at most once per compile.
+
+What a compile's results depend on outside the project, ``environment_key``, is made here
+too: the installed distributions (pydantic's version decides the schemas, the others'
+metadata the requirements), skillc's and Python's versions.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-__all__ = ["Dependencies", "declared_requirements", "normalize"]
+from ..contracts.version import __version__
+
+__all__ = ["Dependencies", "declared_requirements", "environment_key", "normalize"]
+
+_METADATA_SUFFIXES = (".dist-info", ".egg-info")
+
+
+def environment_key() -> str:
+    """What the compiled results depend on besides the project: skillc's version, Python's,
+    and every distribution installed where imports are found (``sys.path``), with its version.
+
+    The metadata folders' names hold both (``pydantic-2.14.4.dist-info``), so listing them
+    is enough and takes well under a millisecond: no metadata file is read.
+    """
+    parts = [__version__, platform.python_implementation(), sys.version]
+    for folder in sys.path:
+        try:
+            with os.scandir(folder or ".") as entries:
+                names = sorted(entry.name for entry in entries if entry.name.endswith(_METADATA_SUFFIXES))
+        except OSError:  # a missing folder, a zip file: no distributions there
+            continue
+        parts.append(f"{folder}:{','.join(names)}")
+    return "\n".join(parts)
+
 
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?")
 _EXTRA = re.compile(r"""\bextra\s*==\s*['"]([^'"]+)['"]""")
@@ -66,6 +96,11 @@ class Dependencies:
         self._distributions = distributions
         self._requires = requires
         self._brought: dict[str, str] | None = None
+
+    def distribution_for(self, top: str) -> str | None:
+        """The installed distribution that provides the import ``top`` (``yaml`` -> ``PyYAML``); ``None`` if none is known."""
+        provided = self._distributions().get(top, [])
+        return provided[0] if provided else None
 
     def requirement_for(self, top: str) -> str | None:
         """The declared requirement that provides the import ``top``; ``None`` when none does."""

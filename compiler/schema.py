@@ -33,17 +33,21 @@ The subset translated:
   ``EmailStr``/``NameEmail``, ``SecretStr``/``SecretBytes``, ``Path``/``FilePath``/
   ``DirectoryPath``/``NewPath``, ``ipaddress`` and pydantic's ``IPvAny*`` types, ``UUID1``..
   ``UUID8``, base64 strings, past/future/aware/naive dates, the ``Strict*`` types and the
-  constrained aliases (``PositiveInt``, ``NonNegativeFloat``, ...); ``Json``/``Json[T]``;
+  constrained aliases (``PositiveInt``, ``NonNegativeFloat``, ...), ``ByteSize``,
+  ``PaymentCardNumber``, ``ImportString``/``ImportString[T]``; ``Json``/``Json[T]``;
+  ``Secret[T]`` of a scalar;
 - ``conint``/``confloat``/``condecimal``/``constr``/``conbytes``/``conlist``/``conset``/
-  ``confrozenset``/``condate()``; in ``Annotated``, ``annotated_types``' ``Gt``, ``Ge``,
+  ``confrozenset``/``condate(...)`` (its bounds never show); in ``Annotated``, ``annotated_types``' ``Gt``, ``Ge``,
   ``Lt``, ``Le``, ``MultipleOf``, ``MinLen``, ``MaxLen``, ``Len``, ``Interval``,
   pydantic's ``StringConstraints``, ``Strict``, ``AllowInfNan``, ``FailFast``, and plain
   values (ignored; on a ``@tool`` parameter a bare string is its description);
 - project ``TypedDict``s (``total=``, ``Required``, ``NotRequired``, inheritance),
-  ``NamedTuple``s and dataclasses (``dataclasses`` or ``pydantic.dataclasses``, with
-  ``dataclasses.field(default=..., default_factory=...)``) as fields (``schema_classes``);
-  discriminated unions of models by a ``Literal`` field (``Field(discriminator=...)``,
-  ``Discriminator("name")``);
+  ``NamedTuple``s and dataclasses (``dataclasses`` or ``pydantic.dataclasses``, inheriting
+  from dataclasses, with ``frozen=``/``kw_only=``/... options, ``KW_ONLY``, a pydantic
+  dataclass's ``config=``, ``dataclasses.field(default=..., default_factory=...)``) as
+  fields (``schema_classes``); discriminated unions of models by a ``Literal`` field
+  (``Field(discriminator=...)``, ``Discriminator("name")``), and unions whose members
+  carry a ``Tag("...")`` under ``Discriminator(function)``;
 - ``Field(...)`` and ``Annotated[T, Field(...)]``: ``default`` (a literal, a constant
   bound to one, an enum member, or ``set()``-like builtins of literals),
   ``default_factory`` (a name, ``list[int]``-like generics, or a lambda), ``alias``,
@@ -59,6 +63,9 @@ The subset translated:
   docstrings; ``ClassVar`` and private attributes (skipped, as pydantic does);
 - validators that leave the schema alone (``field_validator`` in ``after``, ``before``
   or ``wrap`` mode, ``model_validator``), serializers, ``computed_field``, methods.
+
+What pydantic writes differs between its minor versions in a few places; the compiler
+writes what the installed one writes (``schema_versions``).
 
 Anything else is reported as ``skill/schema-unsupported`` where it is written; nothing
 is guessed, and ``[tool.skill] schema = "import"`` lets pydantic itself build the schema

@@ -5,9 +5,9 @@ pydantic gives a project ``TypedDict`` (``total=``, ``Required``/``NotRequired``
 definition under ``$defs``, as it does models: an object with a title and the class's
 docstring, or for a ``NamedTuple`` an array of ``prefixItems``.  A union of models with
 ``Field(discriminator=...)`` or ``Discriminator("name")`` becomes the ``oneOf`` of a
-tagged union whose ``mapping`` comes from each model's ``Literal`` field.  What falls
-outside (a callable discriminator, ``Tag``, a dataclass with ``InitVar``) is
-``Unsupported`` where it is written.
+tagged union whose ``mapping`` comes from each model's ``Literal`` field; with a callable
+``Discriminator(function)``, the ``oneOf`` of the members ``Tag("...")`` names.  What falls
+outside (a dataclass with ``InitVar``, say) is ``Unsupported`` where it is written.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from .evaluate import Evaluator, Unsupported, describe
 from .resolve import ClassSym, ExternalSym, Linker
 from .schema_defs import json_ref
-from .schema_json import FieldCall, JsonDict, Node
+from .schema_json import CallableDiscriminator, FieldCall, JsonDict, Node
 from .schema_types import TypeReader, Where
+from .schema_versions import DATACLASS_TAKES_EXTRA, STDLIB_DATACLASS_DOCSTRING
 from .types import Call, Const, Expr, Pos, Subscript
 
 __all__ = ["ClassReader", "FieldSource"]
@@ -35,7 +36,10 @@ _DATACLASS_FIELD = frozenset({"dataclasses.field"})
 _REQUIRED = frozenset(f"{module}.Required" for module in ("typing", "typing_extensions"))
 _NOT_REQUIRED = frozenset(f"{module}.NotRequired" for module in ("typing", "typing_extensions"))
 # Arguments of @dataclass(...) and dataclasses.field(...) that leave the schema alone.
-_DATACLASS_OPTIONS = frozenset({"frozen", "order", "eq", "repr", "unsafe_hash", "slots", "match_args", "weakref_slot"})
+_DATACLASS_OPTIONS = frozenset(
+    {"frozen", "order", "eq", "repr", "unsafe_hash", "slots", "match_args", "weakref_slot", "kw_only"}
+)
+_KW_ONLY = frozenset({"dataclasses.KW_ONLY"})
 _FIELD_OPTIONS = frozenset({"repr", "hash", "compare", "metadata"})
 
 
@@ -90,6 +94,9 @@ class ClassReader(TypeReader):
         raise NotImplementedError
 
     def source_docs(self, cls: ClassSym) -> dict[str, str]:
+        raise NotImplementedError
+
+    def config_items(self, module: str, expr: Expr, depth: int = 0) -> dict[str, object]:
         raise NotImplementedError
 
     def context(self) -> tuple[object, bool]:
@@ -162,6 +169,12 @@ class ClassReader(TypeReader):
             raise Unsupported(module, info.pos, f"{what} {info.name} has a blank docstring")
         sources = []
         for binding in info.attributes:
+            if (
+                what == "dataclass"
+                and binding.annotation is not None
+                and self.linker.external_name(module, binding.annotation) in _KW_ONLY
+            ):
+                continue  # `_: KW_ONLY` marks the fields after it keyword-only: no field itself
             if binding.annotation is None or binding.name.startswith("_"):
                 raise Unsupported(module, binding.pos, f"{info.name}.{binding.name} is not a field pydantic reads")
             if binding.value is not None and not values:
@@ -191,20 +204,38 @@ class ClassReader(TypeReader):
             raise Unsupported(module, item.pos, f"method {item.name} in TypedDict {info.name}")
         return self.class_json(cls, list(sources.values()), inherits=True)
 
-    def class_json(self, cls: ClassSym, sources: list[FieldSource], inherits: bool) -> JsonDict:
+    def class_json(
+        self,
+        cls: ClassSym,
+        sources: list[FieldSource],
+        inherits: bool,
+        stdlib_dataclass: bool = False,
+        config: dict[str, object] | None = None,
+    ) -> JsonDict:
         """The fields, then ``_update_class_schema``: title, docstring, and the ``extra`` of the
-        model around it (when the class ``inherits`` that model's configuration)."""
+        model around it (when the class ``inherits`` that model's configuration; a stdlib
+        dataclass takes its ``extra`` from pydantic 2.14 on, its docstring from 2.13 on), or
+        of its own ``config`` (a pydantic dataclass's)."""
         extra, documented = self.context() if inherits else (None, False)
+        if stdlib_dataclass and not DATACLASS_TAKES_EXTRA:
+            extra = None
+        config = config or {}
+        if not inherits:
+            extra, documented = config.get("extra"), config.get("use_attribute_docstrings") is True
         if documented:
             docs = self.source_docs(cls)
             sources = [dataclasses.replace(source, doc=docs.get(source.name, source.doc)) for source in sources]
         schema = self.fields_json(sources)
         if extra in ("allow", "forbid"):
             schema["additionalProperties"] = extra == "allow"
-        schema.setdefault("title", cls.info.name)
-        docstring = cls.info.docstring
+        title = config.get("title")
+        schema.setdefault("title", title if isinstance(title, str) else cls.info.name)
+        docstring = cls.info.docstring if STDLIB_DATACLASS_DOCSTRING or not stdlib_dataclass else None
         if docstring and not docstring.startswith(f"{cls.info.name}("):  # dataclasses' generated one
             schema.setdefault("description", docstring)
+        schema_extra = config.get("json_schema_extra")
+        if isinstance(schema_extra, dict):
+            schema.update(schema_extra)
         return schema
 
     def typed_dict_sources(self, cls: ClassSym) -> list[FieldSource]:
@@ -247,19 +278,41 @@ class ClassReader(TypeReader):
         return self.dataclass_json(cls, inherits=False)
 
     def dataclass_json(self, cls: ClassSym, inherits: bool = True) -> JsonDict:
-        """``dataclass_schema``: the fields as for models, title, the docstring written in the source."""
+        """``dataclass_schema``: the fields of the dataclass bases first, then its own (one
+        redefined keeps its place, as ``dataclasses.fields`` has it), title, the docstring
+        written in the source; a pydantic dataclass's ``config=``, else its nearest
+        pydantic dataclass base's."""
+        chain = [item for item in reversed(self.linker.mro(cls)) if isinstance(item, ClassSym)]
+        fields: dict[str, FieldSource] = {}
+        config: dict[str, object] | None = None
+        for item in chain:
+            own = self.dataclass_decorator(item)
+            if self.class_kind(item) == "pydantic-dataclass" and (own is not None or config is None):
+                config = own if own is not None else {}
+            for source in self.plain_body(item, "dataclass", values=True):
+                fields[source.name] = self.dataclass_field(source)
+        own_config = None if inherits else config
+        return self.class_json(cls, list(fields.values()), inherits, stdlib_dataclass=inherits, config=own_config)
+
+    def dataclass_decorator(self, cls: ClassSym) -> dict[str, object] | None:
+        """Check a dataclass's decorator and bases; the ``config=`` it gives, if it gives one."""
         info, module = cls.info, cls.module
+        config = None
         for decorator in info.decorators:
             if isinstance(decorator, Call):
                 for name, value in decorator.kwargs:
-                    if name not in _DATACLASS_OPTIONS or decorator.args or decorator.has_star:
+                    pydantic = self.linker.external_name(module, decorator.func) == "pydantic.dataclasses.dataclass"
+                    if name == "config" and pydantic and not decorator.args and not decorator.has_star:
+                        config = self.config_items(module, value)
+                    elif name not in _DATACLASS_OPTIONS or decorator.args or decorator.has_star:
                         raise Unsupported(module, value.pos, f"@dataclass({name}=...) is outside the static subset")
             elif self.linker.external_name(module, decorator) not in _DATACLASS:
                 raise Unsupported(module, decorator.pos, f"decorator {describe(decorator)} on dataclass {info.name}")
         for base in info.bases:
-            raise Unsupported(module, base.pos, f"base class {describe(base)} of dataclass {info.name}")
-        sources = [self.dataclass_field(source) for source in self.plain_body(cls, "dataclass", values=True)]
-        return self.class_json(cls, sources, inherits)
+            symbol = self.linker.resolve_expr(module, base)
+            if not isinstance(symbol, ClassSym) or self.class_kind(symbol) not in ("dataclass", "pydantic-dataclass"):
+                raise Unsupported(module, base.pos, f"base class {describe(base)} of dataclass {info.name}")
+        return config
 
     def dataclass_field(self, source: FieldSource) -> FieldSource:
         """``dataclasses.field(default=..., default_factory=...)`` read as ``Field`` would be."""
@@ -277,7 +330,9 @@ class ClassReader(TypeReader):
 
     # --- discriminated unions ----------------------------------------------------------
 
-    def discriminate(self, node: Node, name: str, module: str, pos: Pos) -> Node:
+    def discriminate(self, node: Node, name: str | CallableDiscriminator, module: str, pos: Pos) -> Node:
+        if isinstance(name, CallableDiscriminator):
+            return self.discriminate_by_tags(node, module, pos)
         if node.kind == "nullable":
             return dataclasses.replace(node, args=(self.discriminate(node.args[0], name, module, pos),))
         if node.kind != "union" or any(
@@ -305,3 +360,19 @@ class ClassReader(TypeReader):
         if len(keys) > 1:
             raise Unsupported(module, pos, f"the models spell discriminator {name!r} with different aliases")
         return Node("tagged", args=node.args, values=tuple(tags), ref=keys.pop(), origin=node.origin)
+
+    def discriminate_by_tags(self, node: Node, module: str, pos: Pos) -> Node:
+        """``Discriminator(function)``: every member of the union tagged with ``Tag("...")``,
+        as pydantic requires; the schema is the ``oneOf`` of the members, by tag."""
+        if node.kind != "union":
+            raise Unsupported(module, pos, "a callable Discriminator(...) on a type that is not a union")
+        tags: list[tuple[object, int]] = []
+        for index, member in enumerate(node.args):
+            if member.tag is None:
+                raise Unsupported(
+                    module, pos, "every member of a union with a callable Discriminator(...) needs a Tag(...)"
+                )
+            if any(member.tag == seen for seen, _ in tags):
+                raise Unsupported(module, pos, f"Tag({member.tag!r}) is on two members of the union")
+            tags.append((member.tag, index))
+        return Node("tagged", args=node.args, values=tuple(tags), origin=node.origin)

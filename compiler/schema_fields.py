@@ -16,7 +16,7 @@ import re
 
 from .evaluate import MISSING, Evaluator, Unsupported, describe
 from .resolve import FunctionSym, Linker
-from .schema_json import VALIDATIONS, Factory, FieldCall, Node, to_json
+from .schema_json import VALIDATIONS, CallableDiscriminator, Factory, FieldCall, Node, to_json
 from .types import Call, Const, Dynamic, Expr, Ref, Subscript
 
 __all__ = ["DISCRIMINATOR", "FieldReader"]
@@ -56,6 +56,8 @@ _PYDANTIC_METADATA = {
 _STRING_CONSTRAINTS = frozenset(f"{module}.StringConstraints" for module in _PYDANTIC_TYPES)
 _STRING_KEYWORDS = ("min_length", "max_length", "strict", "strip_whitespace", "to_upper", "to_lower", "pattern")
 DISCRIMINATOR = frozenset(f"{module}.Discriminator" for module in _PYDANTIC_TYPES)
+_TAG = frozenset(f"{module}.Tag" for module in _PYDANTIC_TYPES)
+_DISCRIMINATOR_ERRORS = ("custom_error_type", "custom_error_message", "custom_error_context")
 _CONSTRAINTS = frozenset(name for pairs in VALIDATIONS.values() for name, _ in pairs) | frozenset(_SILENT)
 # Field() arguments that only change validation or serialization, never the schema.
 _FIELD_IGNORED = frozenset({"exclude", "repr", "frozen", "validate_default", "serialization_alias", "alias_priority"})
@@ -100,6 +102,8 @@ class FieldReader:
                 raise Unsupported(
                     module, expr.pos, f"{name}={value!r} on a {node.kind} value is outside the static subset"
                 )
+            if name in ("max_digits", "decimal_places"):  # the pattern of a Decimal's string form (2.12, 2.13)
+                return dataclasses.replace(node, constraints={**node.constraints, name: value})
             return node
         allowed = dict(VALIDATIONS.get(node.kind, ()))
         if name not in allowed:
@@ -174,12 +178,24 @@ class FieldReader:
             raise Unsupported(module, expr.pos, f"{describe(expr)} with * or ** arguments")
         if name in DISCRIMINATOR:
             given = expr.args[0] if expr.args else expr.keyword("discriminator")
-            if not isinstance(given, Const | Ref) or isinstance(self.linker.resolve_expr(module, given), FunctionSym):
-                raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name (a function or Tag)")
+            if (isinstance(given, Dynamic) and given.kind == "Lambda") or (
+                isinstance(given, Ref) and isinstance(self.linker.resolve_expr(module, given), FunctionSym)
+            ):
+                # A function picks the member by its Tag; what it returns never shows in the schema.
+                rest = Call(expr.func, (), tuple(pair for pair in expr.kwargs if pair[0] != "discriminator"), expr.pos)
+                self.call_arguments(module, rest, (), _DISCRIMINATOR_ERRORS)
+                return FieldCall({"discriminator": CallableDiscriminator()}, [])
+            if not isinstance(given, Const | Ref):
+                raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name or a function")
             value = self.call_arguments(module, expr, ("discriminator",), ("custom_error_type",)).get("discriminator")
             if not isinstance(value, str):
-                raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name (a function or Tag)")
+                raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name or a function")
             return FieldCall({"discriminator": value}, [])
+        if name in _TAG:
+            tag = self.call_arguments(module, expr, ("tag",)).get("tag")
+            if not isinstance(tag, str):
+                raise Unsupported(module, expr.pos, "Tag(...) takes a literal string")
+            return FieldCall({"tag": tag}, [])
         if name in _ANNOTATED_TYPES:
             keyword = _ANNOTATED_TYPES[name]
             value = self.call_arguments(module, expr, (keyword,)).get(keyword)

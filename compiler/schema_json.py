@@ -17,10 +17,12 @@ from typing import Any, TypeAlias
 
 from .evaluate import Unsupported
 from .schema_named import FORMAT_JSON
+from .schema_versions import DECIMAL_PATTERN, SORTS_SET_DEFAULTS, decimal_pattern
 from .types import Expr, Pos
 
 __all__ = [
     "VALIDATIONS",
+    "CallableDiscriminator",
     "Factory",
     "FieldCall",
     "JsonDict",
@@ -89,6 +91,12 @@ class Factory:
     """A ``default_factory``: pydantic's schema omits the default, it never calls it."""
 
 
+@dataclass(frozen=True)
+class CallableDiscriminator:
+    """``Discriminator(function)``: the union's members are told apart by their ``Tag``s,
+    which the schema lists without naming a property."""
+
+
 @dataclass
 class FieldCall:
     """One ``Field(...)``: its attributes in the order given, and its constraints."""
@@ -104,8 +112,8 @@ class Node:
     ``kind`` is a scalar (``str``, ``int``, ``decimal``, ...), a string of a fixed format
     (``uri``, ``secret``, ``ipv4``, ... of ``schema_named``), a collection (``list``,
     ``set``, ``tuple``, ``dict``), ``json`` (``Json[T]``), ``literal``, ``nullable``,
-    ``union``, ``tagged`` (a discriminated union: ``values`` holds (tag, member index),
-    ``ref`` the property name), or ``ref`` (a model, enum or other class under ``$defs``).  ``updates``/``extra`` come from a ``Field`` inside
+    ``union``, ``secret-of`` (``Secret[T]``), ``tagged`` (a discriminated union: ``values`` holds (tag, member index),
+    ``ref`` the property name, empty for a callable discriminator), or ``ref`` (a model, enum or other class under ``$defs``).  ``updates``/``extra`` come from a ``Field`` inside
     ``Annotated``; ``origin`` tells two such annotations apart, as ``typing`` does.
     """
 
@@ -118,6 +126,8 @@ class Node:
     updates: dict[str, object] = field(default_factory=dict)
     extra: dict[str, object] = field(default_factory=dict)
     origin: tuple[str, int, int] | None = None
+    #: ``Annotated[T, Tag("x")]``: the member's tag in a union with a callable discriminator.
+    tag: str | None = None
 
     @property
     def identity(self) -> str:
@@ -163,7 +173,12 @@ def _kind_json(node: Node) -> JsonDict:
         for name, keyword in _NUMERIC:
             if name in node.constraints:
                 number[keyword] = float(node.constraints[name])  # type: ignore[arg-type]
-        return {"anyOf": [number, {"type": "string"}]}
+        text: JsonDict = {"type": "string"}
+        if DECIMAL_PATTERN:
+            text["pattern"] = decimal_pattern(
+                node.constraints.get("max_digits"), node.constraints.get("decimal_places")
+            )
+        return {"anyOf": [number, text]}
     if kind in ("list", "set"):
         items = node_json(node.args[0])
         return (
@@ -180,6 +195,8 @@ def _kind_json(node: Node) -> JsonDict:
         return {"type": "string", "contentMediaType": "application/json", "contentSchema": inner}
     if kind == "tagged":
         return _tagged_json(node)
+    if kind == "secret-of":  # Secret[T]: T's schema, no constraint of its own
+        return node_json(node.args[0])
     return dict(_SCALAR_JSON[kind])
 
 
@@ -210,13 +227,13 @@ def _tagged_json(node: Node) -> JsonDict:
     """``tagged_union_schema``: one choice per tag (``values`` holds (tag, member index))."""
     pairs = typing.cast("tuple[tuple[object, int], ...]", node.values)
     generated = {str(tag): node_json(node.args[index]) for tag, index in pairs}
-    return {
-        "oneOf": deduplicate(list(generated.values())),
-        "discriminator": {
+    schema: JsonDict = {"oneOf": deduplicate(list(generated.values()))}
+    if node.ref:  # a property name; a callable discriminator has none to show
+        schema["discriminator"] = {
             "propertyName": node.ref,
             "mapping": {tag: choice.get("$ref", choice) for tag, choice in generated.items()},
-        },
-    }
+        }
+    return schema
 
 
 def _tuple_json(node: Node) -> JsonDict:
@@ -302,7 +319,14 @@ def to_json(value: object, module: str, where: object) -> Any:
 
 
 def encode_default(value: object, module: str, where: object) -> Any:
-    """``default_schema``: sets are sorted first, then the value is encoded."""
+    """``default_schema``: sets are sorted first (pydantic 2.13 on), then the value is encoded."""
+    if isinstance(value, set | frozenset) and len(value) > 1 and not SORTS_SET_DEFAULTS:
+        raise Unsupported(
+            module,
+            _pos_of(where),
+            "pydantic before 2.13 writes a set default in hash order, which differs from run to run",
+            hint="use a list or tuple default, or pydantic 2.13 or newer",
+        )
     if isinstance(value, set | frozenset):
         try:
             value = sorted(value)

@@ -21,6 +21,7 @@ from .schema_config import ConfigReader
 from .schema_defs import RefSibling, assemble, check_references, def_name, json_ref, name_choices
 from .schema_enums import enum_json, enum_member
 from .schema_json import (
+    CallableDiscriminator,
     Factory,
     FieldCall,
     JsonDict,
@@ -368,7 +369,7 @@ class SchemaBuilder(ConfigReader):
             if index >= len(assigned.constraints if assigned else ()) or name not in own:
                 node = self.constrain(node, name, value, expr, module)
         discriminator = attributes.get("discriminator")
-        if isinstance(discriminator, str):
+        if isinstance(discriminator, str | CallableDiscriminator):
             node = self.discriminate(node, discriminator, module, source.value.pos if source.value else source.pos)
         schema = node_json(node)
         default = attributes.get("default", MISSING)

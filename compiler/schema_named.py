@@ -4,7 +4,8 @@ Each external name maps to a node kind (and constraints, for pydantic's constrai
 aliases such as ``PositiveInt``), and each kind to the JSON ``model_json_schema()``
 gives it, as pydantic writes it: URLs (``format: uri``), e-mail addresses, secrets
 (``writeOnly``), paths, IP addresses and networks, UUID versions, base64 strings,
-dates and datetimes with extra checks.  A leaf: the tables only, no reading.
+dates and datetimes with extra checks, ``ByteSize`` (a size like ``"1 KiB"`` or a number
+of bytes), ``PaymentCardNumber`` and ``ImportString`` (a dotted name, whatever it names).  A leaf: the tables only, no reading.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ FORMAT_JSON: dict[str, dict[str, Any]] = {
     "ipvanyinterface": {"type": "string", "format": "ipvanyinterface"},
     "base64": {"type": "string", "format": "base64"},
     "base64url": {"type": "string", "format": "base64url"},
+    "byte-size": {
+        "anyOf": [{"pattern": r"^\s*(\d*\.?\d+)\s*(\w+)?", "type": "string"}, {"minimum": 0, "type": "integer"}]
+    },
+    "payment-card": {"type": "string", "minLength": 12, "maxLength": 19},
+    "import-string": {"type": "string"},
     **{f"uuid{version}": {"type": "string", "format": f"uuid{version}"} for version in range(1, 9) if version != 2},
 }
 
@@ -91,6 +97,9 @@ NAMED_TYPES: dict[str, tuple[str, dict[str, object]]] = {
         name: (f"uuid{name[-1]}", {})
         for name in _names(_PYDANTIC_TYPES, *(f"UUID{version}" for version in range(1, 9) if version != 2))
     },
+    **{name: ("byte-size", {}) for name in _names(_PYDANTIC_TYPES, "ByteSize")},
+    **{name: ("payment-card", {}) for name in _names(_PYDANTIC_TYPES, "PaymentCardNumber")},
+    **{name: ("import-string", {}) for name in _names(_PYDANTIC_TYPES, "ImportString")},
     # Constrained aliases: a scalar and the constraints pydantic.types puts on it.
     **{name: ("str", {}) for name in _names(_PYDANTIC_TYPES, "StrictStr")},
     **{name: ("int", {}) for name in _names(_PYDANTIC_TYPES, "StrictInt")},

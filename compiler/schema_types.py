@@ -19,7 +19,7 @@ from .resolve import ClassSym, ExternalSym, Linker, Symbol, UnknownSym
 from .schema_annotations import ANNOTATED, AnnotationReader, typing_names
 from .schema_defs import AnnotatedRef
 from .schema_enums import enum_member, enum_of, is_enum
-from .schema_json import Node, field_updates, to_json
+from .schema_json import CallableDiscriminator, Node, field_updates, to_json
 from .schema_named import named_type
 from .types import BinOp, Call, Const, Container, Expr, ImportBinding, Pos, Ref, Subscript
 
@@ -39,6 +39,11 @@ _UNION = typing_names("Union")
 _LITERAL = typing_names("Literal")
 _CLASSVAR = typing_names("ClassVar")
 _JSON = frozenset({"pydantic.Json", "pydantic.types.Json"})
+#: ``Secret[T]`` validates and shows as ``T``; ``ImportString[T]`` is a dotted name whatever ``T``.
+_SECRET = frozenset({"pydantic.Secret", "pydantic.types.Secret"})
+_IMPORT_STRING = frozenset({"pydantic.ImportString", "pydantic.types.ImportString"})
+#: condate's bounds check values, they never show in the schema: any expression will do.
+_DATE_BOUNDS = frozenset({"gt", "ge", "lt", "le"})
 _CON = {
     f"{module}.{name}": name
     for module in ("pydantic", "pydantic.types")
@@ -67,6 +72,10 @@ _CON_KEYWORDS = {
     "confrozenset": ("set", ("min_length", "max_length")),
     "condate": ("date", ("strict",)),
 }
+# Field() attributes that mean something inside a type (Tag(...) is read as one too).
+_INNER_ATTRIBUTES = frozenset(
+    {"title", "description", "examples", "deprecated", "json_schema_extra", "discriminator", "tag"}
+)
 # Kinds a dict key may be (pydantic shows the others' constraints as propertyNames).
 _KEY_KINDS = frozenset({"str", "int", "float", "bool", "literal", "uuid", "date", "datetime", "time", "decimal"})
 BASE_MODEL = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
@@ -131,8 +140,9 @@ class TypeReader(AnnotationReader):
         """The ``$ref`` node of a project TypedDict, NamedTuple or dataclass, else ``None``."""
         raise NotImplementedError
 
-    def discriminate(self, node: Node, name: str, module: str, pos: Pos) -> Node:
-        """``node`` (a union of models) as the tagged union ``Field(discriminator=name)`` makes it."""
+    def discriminate(self, node: Node, name: str | CallableDiscriminator, module: str, pos: Pos) -> Node:
+        """``node`` (a union of models) as the tagged union ``Field(discriminator=name)`` makes it,
+        or (a union of tagged members) as ``Discriminator(function)`` makes it."""
         raise NotImplementedError
 
     # --- types ---------------------------------------------------------------------
@@ -167,6 +177,10 @@ class TypeReader(AnnotationReader):
                 raise Unsupported(module, expr.pos, f"{function}(...) takes its item type first")
             node = Node(kind, args=(self.type_node(module, item, depth + 1),))
             rest = Call(expr.func, (), tuple(pair for pair in expr.kwargs if pair[0] != "item_type"), expr.pos)
+            values = self.call_arguments(module, rest, (), keywords)
+        elif function == "condate":
+            node = Node(kind)
+            rest = Call(expr.func, (), tuple(pair for pair in expr.kwargs if pair[0] not in _DATE_BOUNDS), expr.pos)
             values = self.call_arguments(module, rest, (), keywords)
         else:
             node = Node(kind)
@@ -317,6 +331,13 @@ class TypeReader(AnnotationReader):
             return Node("dict", args=(key, self.type_node(module, items[1], depth + 1)))
         if head in _JSON and len(items) == 1:
             return Node("json", args=(self.type_node(module, items[0], depth + 1),))
+        if head in _IMPORT_STRING and len(items) == 1:
+            return Node("import-string")
+        if head in _SECRET and len(items) == 1:
+            inner = self.type_node(module, items[0], depth + 1)
+            if inner.kind in ("ref", "nullable", "union", "tagged"):
+                raise Unsupported(module, items[0].pos, f"Secret[{describe(items[0])}]: only a scalar inside a Secret")
+            return Node("secret-of", args=(inner,))
         raise Unsupported(module, expr.pos, f"type {describe(expr)} is outside the static schema subset")
 
     def is_enum_type(self, module: str, expr: Expr, depth: int = 0) -> bool:
@@ -353,15 +374,18 @@ class TypeReader(AnnotationReader):
         for item_module, item in metadata:
             call = self.field_call(item_module, item)
             for name in call.attributes:
-                if name not in ("title", "description", "examples", "deprecated", "json_schema_extra", "discriminator"):
+                if name not in _INNER_ATTRIBUTES:
                     raise Unsupported(
                         item_module, item.pos, f"Field({name}=...) inside a type has no effect pydantic documents"
                     )
             for name, value, where in call.constraints:
                 node = self.constrain(node, name, value, where, item_module)
             discriminator = call.attributes.get("discriminator")
-            if isinstance(discriminator, str):
+            if isinstance(discriminator, str | CallableDiscriminator):
                 node = self.discriminate(node, discriminator, item_module, item.pos)
+            tag = call.attributes.get("tag")
+            if isinstance(tag, str):
+                node = dataclasses.replace(node, tag=tag)
             extra = call.attributes.get("json_schema_extra")
             extras += extra is not None
             if extras > 1:

@@ -139,6 +139,19 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/host-tool-name": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # "mcp__shop__" and 53 characters: 64, as long as a model API takes.
+            Example({"agent.py": agent("Lookup()"), "tools.py": LOOKUP.replace('"lookup"', '"' + "l" * 53 + '"')}),
+        ),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": LOOKUP.replace('"lookup"', '"' + "l" * 54 + '"')},
+                ("src/tools.py", 8, 11),
+            ),
+        ),
+    ),
     "skill/missing-input-schema": CheckExamples(
         valid=(Example(GOOD),),
         invalid=(

@@ -35,6 +35,9 @@ class ToolReader:
         self.linker = linker
         self.values = Evaluator(linker)
         self.settings = SettingsReader(linker, self.values)
+        #: Tools refused only for their name (invalid or reserved): nothing else keeps them
+        #: from working, so their schemas are still checked, in the same run.
+        self.misnamed: list[ToolInfo] = []
 
     def setting(self, draft: ToolDraft, name: str) -> tuple[str, Expr] | None:
         """Where a setting is given and its expression, for any form."""
@@ -102,7 +105,9 @@ class ToolReader:
         named = self._name(draft, ok)
         if named is None:
             return None
-        name, ok = named
+        name, _ = named
+        # Everything but the name decides whether the rest is checked as for a usable tool.
+        misnamed = not is_valid_name(name) or reserved_name_error("tool", name) is not None
         description = self._description(draft)
         if isinstance(description, Reported):
             ok = False  # not a literal: the dynamic-value error says so
@@ -133,7 +138,7 @@ class ToolReader:
         settings = self.settings.settings(draft)
         if settings is None or not ok or not callable_:
             return None
-        return ToolInfo(
+        info = ToolInfo(
             name=name,
             skill=skill,
             form=draft.form,
@@ -149,6 +154,10 @@ class ToolReader:
             init_arguments=draft.init_arguments,
             init_keywords=draft.init_keywords,
         )
+        if misnamed:
+            self.misnamed.append(info)
+            return None
+        return info
 
     def _name(self, draft: ToolDraft, ok: bool) -> tuple[str, bool] | None:
         """The tool's name and whether the tool is still usable (``ok`` so far and a good

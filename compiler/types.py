@@ -341,6 +341,10 @@ class Config:
     include: tuple[str, ...] = ("**/*",)
     #: ``exclude``: globs (relative to ``src``) of files never bundled as data.
     exclude: tuple[str, ...] = ()
+    #: ``[tool.skill.data] url``: the PostgreSQL database of ``ctx.data`` (``SKILL_DATA_URL`` wins over it).
+    data_url: str | None = field(default=None, repr=False)
+    #: ``[tool.skill.data] path``: the folder of the SQLite databases, one per environment.
+    data_folder: Path | None = None
 
 
 # --- What linking finds: the agent, its skills and tools -------------------------

@@ -8,11 +8,15 @@ Everything that knows about settings reads them from ``SETTINGS``:
   or members of a flag enum combined with ``|``) and checks it with the same rule, so a
   value is refused before anything runs in the words the SDK would use;
 - the manifest holds one key per row on each tool entry (``contracts.manifest``);
-- ``skill test`` shows the rows whose value is not the default.
+- ``skill test`` shows the rows whose value is not the default;
+- ``skill serve`` sends the MCP annotation rows (``title``, ``read_only``, ``destructive``,
+  ``idempotent``, ``open_world``) as each tool's ``annotations``.
 
 A value has two forms: as written in Python (a ``ToolFlag``, a mapping, an ``int`` timeout)
 and plain, what the manifest stores (JSON: a tuple of flag names, a dict, a ``float``).
-``Setting.plain`` turns the first into the second and accepts the second unchanged.  Adding
+``Setting.plain`` turns the first into the second and accepts the second unchanged.  An
+``optional`` row also takes ``None``, its default, which means "not said": an MCP annotation
+left unset is not sent, so each host applies its own default.  Adding
 a setting means adding a row here (and its keyword to ``ToolSettings``) and writing the
 code that acts on it; nothing else.
 """
@@ -26,15 +30,21 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic, TypedDict, TypeVar
 
 __all__ = [
+    "ANNOTATIONS",
     "DEFAULTS",
+    "DESTRUCTIVE",
+    "IDEMPOTENT",
     "METADATA",
     "NEEDS_APPROVAL",
+    "OPEN_WORLD",
     "PER_CALL",
+    "READ_ONLY",
     "REQUIRED",
     "RETRIES",
     "SETTINGS",
     "STRICT",
     "TIMEOUT",
+    "TITLE",
     "VOICE",
     "InvalidSetting",
     "Setting",
@@ -80,9 +90,13 @@ class Setting(Generic[T]):
     #: Whether a function may be given instead of a value, decided per call (plain value ``PER_CALL``);
     #: in the class form it is then a method of that name.
     per_call: bool = False
+    #: Whether ``None`` ("not said") is a value of its own, the default; ``convert`` never sees it.
+    optional: bool = False
 
     def plain(self, value: object) -> T:
         """The plain form of ``value``; ``InvalidSetting`` when the rule refuses it."""
+        if value is None and self.optional:
+            return None  # type: ignore[return-value]  # T includes None for an optional row
         converted = self.convert(value)
         if converted is None:
             raise InvalidSetting(f"{self.name} must be {self.expected}")
@@ -105,6 +119,10 @@ def _count(value: object) -> int | None:
 
 def _flag(value: object) -> bool | None:
     return value if isinstance(value, bool) else None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def _string_keys(value: object) -> dict[str, Any] | None:
@@ -136,7 +154,7 @@ def _voice(value: object) -> tuple[str, ...] | None:
 
 TIMEOUT: Final = Setting[float](
     "timeout",
-    "Seconds one attempt of execute may take.",
+    "Seconds each run of the tool's code may take (validation, each attempt, serialization), enforced on code that blocks.",
     60.0,
     "a positive number of seconds",
     _seconds,
@@ -144,7 +162,7 @@ TIMEOUT: Final = Setting[float](
 )
 RETRIES: Final = Setting[int](
     "retries",
-    "Further attempts after an attempt that raised or timed out.",
+    "Further attempts after one that raised; after a timeout only if idempotent=True; none if idempotent=False.",
     0,
     "a whole number >= 0",
     _count,
@@ -183,8 +201,62 @@ VOICE: Final = Setting[tuple[str, ...]](
     label=lambda value: "voice " + "|".join(value),
 )
 
+
+def _hint(name: str, doc: str, yes: str, no: str) -> Setting[bool | None]:
+    """An MCP annotation hint: True, False, or None (not sent)."""
+    return Setting[bool | None](
+        name, doc, None, "True, False or None", _flag, label=lambda value: yes if value else no, optional=True
+    )
+
+
+TITLE: Final = Setting[str | None](
+    "title",
+    "A human-readable name hosts show for the tool (MCP annotations.title); None sends none.",
+    None,
+    "a string that is not blank, or None",
+    _text,
+    label=lambda value: f"title {value!r}",
+    optional=True,
+)
+READ_ONLY: Final = _hint(
+    "read_only",
+    "The tool does not change its environment (MCP readOnlyHint); None leaves it to the host.",
+    "read only",
+    "not read only",
+)
+DESTRUCTIVE: Final = _hint(
+    "destructive",
+    "The tool may delete or overwrite, not only add (MCP destructiveHint); None leaves it to the host.",
+    "destructive",
+    "not destructive",
+)
+IDEMPOTENT: Final = _hint(
+    "idempotent",
+    "Calling it again with the same input has no further effect (MCP idempotentHint); None: not said.",
+    "idempotent",
+    "not idempotent",
+)
+OPEN_WORLD: Final = _hint(
+    "open_world",
+    "The tool reaches entities outside a closed domain, such as the web (MCP openWorldHint); None: not said.",
+    "open world",
+    "closed world",
+)
+
+#: The rows skill serve sends as MCP tool annotations, in the protocol's order.
+ANNOTATIONS: Final[tuple[Setting[Any], ...]] = (TITLE, READ_ONLY, DESTRUCTIVE, IDEMPOTENT, OPEN_WORLD)
+
 #: Every setting, in the order ``skill test`` shows them.
-SETTINGS: Final[tuple[Setting[Any], ...]] = (TIMEOUT, RETRIES, STRICT, NEEDS_APPROVAL, REQUIRED, METADATA, VOICE)
+SETTINGS: Final[tuple[Setting[Any], ...]] = (
+    TIMEOUT,
+    RETRIES,
+    STRICT,
+    NEEDS_APPROVAL,
+    REQUIRED,
+    METADATA,
+    VOICE,
+    *ANNOTATIONS,
+)
 
 
 class ToolSettings(TypedDict, total=False):
@@ -197,6 +269,11 @@ class ToolSettings(TypedDict, total=False):
     required: bool
     metadata: Mapping[str, Any]
     voice: ToolFlag
+    title: str | None
+    read_only: bool | None
+    destructive: bool | None
+    idempotent: bool | None
+    open_world: bool | None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ __all__ = [
     "MANIFEST_FORMAT",
     "MAX_NAME_LENGTH",
     "function_input_model_name",
+    "host_tool_name",
     "NAME_PATTERN",
     "NAME_STYLE_PATTERN",
     "WINDOWS_DEVICE_NAMES",
@@ -89,6 +90,15 @@ def case_collision_error(kind: str, first: str, second: str) -> str:
         f"{kind} names {first!r} and {second!r} differ only in case, so on macOS and "
         f"Windows they would share one folder in dist/{kind}s/"
     )
+
+
+def host_tool_name(server: str, tool: str) -> str:
+    """The name a host that prefixes tools with their MCP server's name gives ``tool`` of ``server``.
+
+    Claude Code's, the longest prefix in use: ``mcp__<server>__<tool>``.  ``skill serve`` names
+    its server after the agent, and model APIs refuse a name longer than ``MAX_NAME_LENGTH``.
+    """
+    return f"mcp__{server}__{tool}"
 
 
 def is_conventional_name(name: str) -> bool:

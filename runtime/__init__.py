@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports each name on first use
     from ..contracts.errors import SkillError, ToolDefinitionError, UserError
-    from .context import Environment, ToolContext
+    from .context import Environment, StateError, ToolContext, ToolState
     from .envfile import load_env
     from .loader import Runtime, load_dist
     from .offer import Offer
@@ -29,11 +29,13 @@ __all__ = [
     "Runtime",
     "Skill",
     "SkillError",
+    "StateError",
     "Tool",
     "ToolContext",
     "ToolDefinitionError",
     "ToolFlag",
     "ToolResult",
+    "ToolState",
     "UserError",
     "load_dist",
     "load_env",
@@ -50,6 +52,8 @@ _EXPORTS = {
     "tool": ".sdk",
     "Environment": ".context",
     "ToolContext": ".context",
+    "ToolState": ".context",
+    "StateError": ".context",
     "SkillError": "..contracts.errors",
     "ToolDefinitionError": "..contracts.errors",
     "UserError": "..contracts.errors",

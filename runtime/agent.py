@@ -27,6 +27,10 @@ not sent).  Naming one function, rather than ``"required"`` (which any tool sati
 is what makes sure the required tools themselves are called; it is also the form of
 ``tool_choice`` that OpenAI-compatible servers support most widely.
 
+Every call and condition of every turn gets the loop's ``context``, so they share its
+``state`` (``ctx.state``): the conversation's own data, which the caller keeps with the
+conversation (``skill chat`` in the thread file).
+
 The conversation (``messages``) only ever grows by whole steps: an assistant message is
 appended together with the results of all its tool calls, so it is valid to send again
 whatever happens in between.  A turn that fails (``ModelError``) or is cancelled before
@@ -37,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -50,6 +53,7 @@ from .loader import Runtime
 from .models import MODEL_KEYS, Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
 from .offer import Offer
 from .results import ToolResult
+from .serialize import read_json, write_json
 
 __all__ = [
     "CHAT_KEYS",
@@ -64,7 +68,6 @@ __all__ = [
     "tool_choice",
 ]
 
-_dumps, _loads = json.dumps, json.loads  # taken at import: a tool that replaces them changes nothing here
 DEFAULT_MAX_STEPS: Final = 20
 #: At most this many tool calls of one model reply run; the others get an error result.
 DEFAULT_MAX_TOOL_CALLS_PER_STEP: Final = 16
@@ -199,7 +202,7 @@ def _call_key(call: ToolCall) -> tuple[str, str]:
     """The tool and its arguments, spelled the same whatever the key order or spacing."""
     arguments = call.arguments
     try:
-        arguments = _dumps(_loads(arguments), sort_keys=True)
+        arguments = write_json(read_json(arguments), sort_keys=True)  # skillc's own: tools cannot patch it
     except (TypeError, ValueError, RecursionError):
         pass
     return call.name, str(arguments)

@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final, NoReturn
 
+from .ownjson import DECODING
 from .results import refuse
 
 __all__ = ["decode_json", "parse_arguments", "remove_strict_nulls"]
@@ -24,8 +25,6 @@ __all__ = ["decode_json", "parse_arguments", "remove_strict_nulls"]
 _MAX_DEPTH: Final = 64
 #: Python's own limit for turning digits into an ``int`` (``sys.get_int_max_str_digits``).
 MAX_INTEGER_DIGITS: Final = 4300
-#: Taken at import: tool code that replaces ``json.loads`` does not change how arguments are read.
-_loads: Final = json.loads
 _NO_INFINITY: Final = "JSON numbers are finite, JSON has no NaN or infinity"
 
 
@@ -58,6 +57,13 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+_detect_encoding: Final = json.detect_encoding
+#: skillc's own decoder (``ownjson``): tool code that patches ``json`` does not change how arguments are read.
+_DECODER: Final = DECODING.JSONDecoder(
+    parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int
+)
+
+
 def decode_json(text: str | bytes | bytearray) -> Any:
     """JSON text as Python values; a ``ValueError`` saying why when it is not JSON, or too much.
 
@@ -65,12 +71,17 @@ def decode_json(text: str | bytes | bytearray) -> Any:
     out or as a number too large to be finite, integers of more than 4,300 digits,
     nesting deeper than the interpreter's recursion limit, bytes not in UTF-8.
     """
+    if isinstance(text, bytes | bytearray):  # as json.loads reads bytes; not UTF-8 is a ValueError too
+        text = bytes(text).decode(_detect_encoding(text), "surrogatepass")
     try:
-        return _loads(text, parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{error.msg} at line {error.lineno} column {error.colno}") from None
+        return _DECODER.decode(text)
     except RecursionError:
         raise ValueError("it is nested too deeply") from None
+    except ValueError as error:  # a JSONDecodeError (of the shared json.decoder: the C scanner's)
+        message, line, column = (getattr(error, name, None) for name in ("msg", "lineno", "colno"))
+        if message is None:
+            raise
+        raise ValueError(f"{message} at line {line} column {column}") from None
 
 
 def parse_arguments(arguments: object) -> dict[Any, Any]:

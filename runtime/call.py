@@ -32,7 +32,7 @@ from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
-from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, RETRIES, TIMEOUT
+from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, PER_CALL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
@@ -118,7 +118,7 @@ def _validated(
     try:
         return model.model_validate(value, from_attributes=from_attributes)
     except ValidationError as error:
-        refuse(error_type, f"{mismatch}:\n" + _listing(describe_validation_error(error)))
+        refuse(error_type, f"{mismatch}:\n" + _listing(describe_validation_error(error, model)))
     except Exception as error:  # the model's own validators are the tool's code
         refuse(error_type, f"{validating} raised {describe_exception(error)}.")
 
@@ -303,12 +303,21 @@ class _Call:
             return await drive(lambda: tool.execute(payload, context), timeout, self._label)
 
     async def _execute(self, loaded: LoadedTool, payload: Any) -> Any:
+        """Run ``execute`` with the tool's timeout and retries; its value, else refuse.
+
+        An attempt that timed out is retried only for a tool marked ``idempotent=True``:
+        its code may still be running and have its effect, and a second attempt would
+        run beside it.  A tool marked ``idempotent=False`` is never retried.
+        """
         entry, tool = loaded.entry, loaded.tool
         context = dataclasses.replace(self.context, call_id=self.call_id, tool=self.name, skill=entry.skill)
-        tries = entry.settings[RETRIES] + 1
+        idempotent = entry.settings[IDEMPOTENT]
+        tries = 1 if idempotent is False else entry.settings[RETRIES] + 1
         outcome: Outcome[Any] = Outcome()
         asynchronous = _is_async(tool)
-        for attempt in range(1, tries + 1):
+        attempt = 0
+        while attempt < tries:
+            attempt += 1
             self.attempts = attempt
             if asynchronous:
                 outcome = await self._await(tool, payload, context, entry.settings[TIMEOUT])
@@ -330,6 +339,8 @@ class _Call:
                 if outcome.error is None
                 else f"raised {describe_exception(outcome.error)}"
             )
+            if outcome.timed_out and idempotent is not True:
+                tries = attempt  # not retried: the attempt may still have its effect
             if attempt < tries:
                 logger.warning("tool %r (call %s) %s; attempt %d of %d", self.name, self.call_id, what, attempt, tries)
             else:
@@ -341,7 +352,7 @@ class _Call:
                     what,
                     exc_info=(type(error), error, error.__traceback__) if error is not None else None,
                 )
-        after = f" (after {tries} attempts)" if tries > 1 else ""
+        after = f" (after {attempt} attempts)" if attempt > 1 else ""
         if outcome.error is None:
             refuse("timeout", f"The tool did not finish within {entry.settings[TIMEOUT]:g} s{after}.")
         refuse("execution", f"The tool failed{after}: {describe_exception(outcome.error)}")

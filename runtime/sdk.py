@@ -135,7 +135,11 @@ class Tool:
         self._check()
 
     def execute(self, input: Any, ctx: ToolContext) -> Any:
-        """Do the tool's work; the result is sent to the model as JSON."""
+        """Do the tool's work; the result is sent to the model as JSON.
+
+        ``ctx`` says who calls and where; ``ctx.state`` is the conversation's writable JSON
+        data, shared with every other call of the thread (``ToolState``).
+        """
         raise NotImplementedError  # replaced by every tool; _check() guarantees it
 
     @property
@@ -329,7 +333,8 @@ def tool(
 
     The parameters (type hints, defaults, ``Annotated[..., Field(...)]``) are the input;
     the docstring is the description and its ``Args:`` section describes the parameters.
-    A parameter annotated ``ToolContext`` receives the context instead.
+    A parameter annotated ``ToolContext`` receives the context instead (``ctx.state``
+    is where a tool keeps what the conversation should remember, such as a seat number).
     """
     if function is not None:
         if settings:

@@ -5,18 +5,28 @@ dataclasses, dates, enums, sets, UUIDs, decimals and the rest; a ``str`` result 
 sent as it is.  Validation errors are listed by field path and expectation, never
 with the value that was sent: arguments carry whatever the user typed, secrets included
 (keys too: an undeclared key is counted, and named only when it looks like a field name).
+
+The JSON that skillc writes and reads itself (``skill test --json``, thread files,
+``ctx.state``) goes through ``write_json`` and ``read_json``: the standard library's
+encoder and decoder, in copies of skillc's own made when this module is imported.  Tool
+code runs in the same process and may patch the shared ``json`` module
+(``json.dumps = ...``, ``json.JSONEncoder.encode = ...``, ``json.JSONDecoder.decode =
+...``); none of that reaches these copies, whose classes and module globals no tool's
+code holds.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails, PydanticSerializationError, to_json
 
 from .arguments import decode_json
+from .ownjson import DECODING, ENCODING
 
 __all__ = [
     "DEFAULT_MAX_OUTPUT_BYTES",
@@ -25,7 +35,9 @@ __all__ = [
     "describe_validation_error",
     "format_location",
     "human_size",
+    "read_json",
     "to_json_text",
+    "write_json",
 ]
 
 #: The largest result, in bytes of UTF-8, that is sent to the model.
@@ -40,8 +52,43 @@ _LONG_DIGITS: Final = re.compile(rb"[0-9]{4301}")
 _SHOWN_STEP: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}", re.ASCII)
 #: An undeclared key is named only when it looks like a mistyped field name.
 _SHOWN_KEY: Final = re.compile(r"[A-Za-z0-9_]{1,24}", re.ASCII)
+#: The JSON type of a union branch that pydantic labels ``int``, ``list[int]``, ``dict[str,int]``...
+_LABEL_TYPES: Final = {
+    "int": "integer",
+    "float": "number",
+    "str": "string",
+    "bool": "boolean",
+    "list": "array",
+    "tuple": "array",
+    "set": "array",
+    "frozenset": "array",
+    "dict": "object",
+}
 #: The errors pydantic gives for a key the schema does not declare.
 _UNDECLARED: Final = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
+
+
+_ENCODING: Final = ENCODING
+_DECODE: Final = DECODING.JSONDecoder().decode
+
+
+def write_json(value: object, *, indent: int | None = None, ensure_ascii: bool = True, sort_keys: bool = False) -> str:
+    """``json.dumps(value, ...)`` as the standard library defines it, whatever tool code did to ``json``.
+
+    NaN and infinities are refused (``ValueError``), as JSON has no spelling for them;
+    a value that is not JSON data raises ``TypeError``.
+    """
+    encoder = _ENCODING.JSONEncoder(indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys, allow_nan=False)
+    text: str = encoder.encode(value)
+    return text
+
+
+def read_json(text: str) -> Any:
+    """``json.loads(text)`` as the standard library defines it, whatever tool code did to ``json``.
+
+    Malformed text raises a ``ValueError`` (a ``JSONDecodeError`` of skillc's own copy).
+    """
+    return _DECODE(text)
 
 
 class SerializationFailure(Exception):
@@ -126,6 +173,89 @@ def _safe_step(step: int | str) -> int | str:
     return step if isinstance(step, int) or _SHOWN_STEP.fullmatch(step) else "<key>"
 
 
+@functools.lru_cache(maxsize=256)
+def _json_schema(model: type[BaseModel]) -> Mapping[str, Any] | None:
+    try:
+        return model.model_json_schema()
+    except Exception:  # a schema hook of the model's own that fails: fall back to the heuristic
+        return None
+
+
+def _choices(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A union's branches, ``null`` left out (pydantic adds no location step for ``X | None``)."""
+    branches = node.get("anyOf") or node.get("oneOf") or ()
+    return [branch for branch in branches if isinstance(branch, Mapping) and branch.get("type") != "null"]
+
+
+def _resolve(node: object, definitions: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """``node`` with references followed, single ``allOf`` and nullable unions unwrapped."""
+    for _ in range(32):  # bounded: a reference may lead to itself
+        if not isinstance(node, Mapping):
+            return None
+        reference = node.get("$ref")
+        if isinstance(reference, str) and reference.startswith("#/$defs/"):
+            node = definitions.get(reference.removeprefix("#/$defs/"))
+        elif isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:
+            node = node["allOf"][0]
+        elif ("anyOf" in node or "oneOf" in node) and len(_choices(node)) == 1:
+            node = _choices(node)[0]
+        else:
+            return node
+    return None
+
+
+def _branch(node: Mapping[str, Any], label: str, definitions: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The branch of a union that pydantic's location step ``label`` names (a model, a tag, a type)."""
+    mapping = (node.get("discriminator") or {}).get("mapping") or {}
+    if label in mapping:
+        return _resolve({"$ref": mapping[label]}, definitions)
+    branches = [branch for branch in (_resolve(choice, definitions) for choice in _choices(node)) if branch]
+    titled = [branch for branch in branches if branch.get("title") == label]
+    kind = _LABEL_TYPES.get(label.partition("[")[0])
+    typed = [branch for branch in branches if kind is not None and branch.get("type") == kind]
+    found = titled or typed
+    return found[0] if len(found) == 1 else None
+
+
+def _declared_location(location: Sequence[int | str], schema: Mapping[str, Any]) -> tuple[int | str, ...]:
+    """``location`` with every step that is no declared name of ``schema`` (a dict key) shown as ``<key>``.
+
+    Properties, array positions and the labels pydantic gives union branches are the
+    schema's own; a step where the schema takes any key is the caller's text.  Past a
+    step the schema does not explain, the heuristic of ``_safe_step`` applies.
+    """
+    definitions = schema.get("$defs") or {}
+    node: Mapping[str, Any] | None = schema
+    shown: list[int | str] = []
+    for step in location:
+        node = _resolve(node, definitions) if node is not None else None
+        if node is None:
+            shown.append(_safe_step(step))
+            continue
+        properties = node.get("properties") or {}
+        if isinstance(step, int):
+            shown.append(step)
+            prefix = node.get("prefixItems") or []
+            node = prefix[step] if 0 <= step < len(prefix) else node.get("items")
+        elif step in properties:
+            shown.append(step)
+            node = properties[step]
+        elif step == "[key]":  # pydantic's own step: the key itself failed
+            shown.append(step)
+            node = None
+        elif len(_choices(node)) > 1:  # a union: the step is pydantic's label of a branch, not the caller's
+            shown.append(step)
+            node = _branch(node, step, definitions)
+        elif node.get("type") == "object" or "additionalProperties" in node or "patternProperties" in node:
+            shown.append("<key>")
+            extra = node.get("additionalProperties")
+            node = extra if isinstance(extra, Mapping) else None
+        else:
+            shown.append(_safe_step(step))
+            node = None
+    return tuple(shown)
+
+
 def _unexpected(parent: tuple[int | str, ...], keys: list[str]) -> str:
     shown = [key for key in keys if _SHOWN_KEY.fullmatch(key)][:_MAX_LISTED]
     count = len(keys)
@@ -136,18 +266,25 @@ def _unexpected(parent: tuple[int | str, ...], keys: list[str]) -> str:
     return text + ": " + ", ".join(repr(key) for key in shown) + (f" and {rest} not shown" if rest else "")
 
 
-def describe_validation_error(error: ValidationError) -> list[str]:
+def describe_validation_error(error: ValidationError, model: type[BaseModel] | None = None) -> list[str]:
     """One ``path: expectation`` line per problem, without the values that were sent.
 
     Declared fields are named by their path.  Keys the schema does not declare are the
     caller's text (an e-mail address, a token): they are counted per object, and named
-    only when short and made of ``[A-Za-z0-9_]`` alone (a mistyped field name); a path
-    step that does not look like a field name (a dict key) is shown as ``<key>``.
+    only when short and made of ``[A-Za-z0-9_]`` alone (a mistyped field name).  A key
+    of a ``dict[str, X]`` in a path is the caller's text too: given the ``model`` that
+    raised ``error``, every such step is shown as ``<key>``, however much it looks like
+    a field name (``scores.<key>``, never ``scores.bob``); without it, a step that does
+    not look like a field name is.
     """
+    schema = _json_schema(model) if model is not None else None
     lines: list[str] = []
     extras: dict[tuple[int | str, ...], list[str]] = {}
     for item in error.errors(include_input=False, include_url=False):
-        location = tuple(_safe_step(step) for step in item["loc"])
+        if schema is not None:
+            location = _declared_location(item["loc"], schema)
+        else:
+            location = tuple(_safe_step(step) for step in item["loc"])
         if item["type"] in _UNDECLARED and item["loc"] and isinstance(item["loc"][-1], str):
             parent = location[:-1]
             if parent not in extras:

@@ -6,16 +6,20 @@ rebuilt every turn from the agent's persona and the skills offered then::
 
     {"format": 1, "id": "support-42", "agent": "shop",
      "created": "2026-05-01T09:30:00Z", "updated": "2026-05-01T09:31:12Z",
+     "state": {"seat": "14C"},
      "messages": [{"role": "user", "content": "..."}, ...]}
 
+``state`` is what the thread's tools kept in ``ctx.state`` (``ToolState``), written only
+when it holds something; a file without it (as older versions wrote) has an empty state.
 It is written whole and atomically (a temporary file renamed over the old one), so an
 interrupted write leaves the previous version.  A file that is not a thread is never
-overwritten: reading it is an error that says where it is.
+overwritten: reading it is an error that says where it is and what is wrong, checked in
+full (every message, every tool call, the state as ``ctx.state`` would take it) before
+anything is used.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
@@ -25,7 +29,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..contracts.errors import UsageError, UserError
+from .context import StateError, ToolState
 from .models import Message
+from .serialize import read_json, write_json
 
 __all__ = [
     "THREAD_FORMAT",
@@ -65,17 +71,22 @@ class Thread:
     messages: list[Message] = field(default_factory=list)
     created: str = field(default_factory=_now)
     updated: str = ""
+    #: What the tools keep in ``ctx.state``, as plain JSON data.
+    state: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """The thread file's JSON document."""
-        return {
+        """The thread file's JSON document (``state`` only when it holds something)."""
+        document: dict[str, Any] = {
             "format": THREAD_FORMAT,
             "id": self.id,
             "agent": self.agent,
             "created": self.created,
             "updated": self.updated or self.created,
-            "messages": self.messages,
         }
+        if self.state:
+            document["state"] = self.state
+        document["messages"] = self.messages
+        return document
 
 
 def check_thread_id(thread_id: str) -> str:
@@ -164,6 +175,17 @@ def _check_messages(messages: object) -> list[Message]:
     return messages
 
 
+def _check_state(state: object) -> dict[str, Any]:
+    """``state`` if ``ctx.state`` could hold it (a JSON object within the limit); ``_Malformed`` if not."""
+    if not isinstance(state, dict):
+        raise _Malformed(f"state must be an object, not {type(state).__name__}")
+    try:
+        ToolState(state)
+    except StateError as error:
+        raise _Malformed(f"state: {error}") from None
+    return state
+
+
 def load_thread(root: Path, thread_id: str, agent: str) -> Thread | None:
     """The thread ``thread_id`` of the project at ``root``, or ``None`` if it does not exist yet."""
     path = thread_path(root, thread_id)
@@ -175,13 +197,14 @@ def load_thread(root: Path, thread_id: str, agent: str) -> Thread | None:
         raise UserError(f"cannot read the thread {path}: {error.strerror or error}") from None
     hint = f"move {path} away, or use another --thread id"
     try:
-        document = json.loads(data)
+        document = read_json(data.decode("utf-8"))
     except (ValueError, RecursionError) as error:
         raise UserError(f"{path} is not a thread file: it is not valid JSON ({error})", hint=hint) from None
     if not isinstance(document, dict) or document.get("format") != THREAD_FORMAT:
         raise UserError(f"{path} is not a thread file of format {THREAD_FORMAT}", hint=hint)
     try:
         messages = _check_messages(document.get("messages"))
+        state = _check_state(document.get("state", {}))
         for key in ("id", "agent", "created", "updated"):
             if not isinstance(document.get(key, ""), str):
                 raise _Malformed(f"{key} must be a string")
@@ -194,6 +217,7 @@ def load_thread(root: Path, thread_id: str, agent: str) -> Thread | None:
         messages=messages,
         created=created if isinstance(created, str) else _now(),
         updated=str(document.get("updated") or ""),
+        state=state,
     )
 
 
@@ -201,7 +225,7 @@ def save_thread(root: Path, thread: Thread) -> Path:
     """Write ``thread`` to its file, atomically; return the file's path."""
     path = thread_path(root, thread.id)
     thread.updated = _now()
-    text = json.dumps(thread.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    text = write_json(thread.to_dict(), indent=2, ensure_ascii=False) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=f".{thread.id}.", suffix=".tmp", dir=path.parent)

@@ -11,7 +11,7 @@ from skillc.cli import main as cli_main
 from skillc.cli.app import app
 
 
-def test_help_lists_the_four_commands_with_one_line_each(skill: RunSkill) -> None:
+def test_help_lists_the_commands_with_one_line_each(skill: RunSkill) -> None:
     result = skill("--help")
     assert result.code == 0
     commands = re.findall(r"^  (\w+)\s+(.+)$", result.stdout.split("Commands:")[1], re.M)
@@ -20,6 +20,8 @@ def test_help_lists_the_four_commands_with_one_line_each(skill: RunSkill) -> Non
         ("compile", "Check the project statically and build its per-tool bundles."),
         ("test", "Run one tool from its compiled bundle, as a model's call would."),
         ("chat", "Talk to the agent through a model, running its tool calls."),
+        ("serve", "Serve the compiled tools over MCP (Model Context Protocol)."),
+        ("data", "Look at and change the documents tools keep in ctx.data."),
     ]
     assert "--version" in result.stdout and "--debug" in result.stdout
 

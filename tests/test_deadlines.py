@@ -122,3 +122,19 @@ def test_a_spinning_tool_is_stopped_on_a_loop_outside_the_main_thread(runtime: R
         ("timeout", "The tool did not finish within 1 s.")
     ]
     assert time.monotonic() - started < BOUND
+
+
+@pytest.mark.parametrize(
+    ("tool", "seconds", "attempts", "error_type", "output"),
+    [
+        ("retried_after_errors_only", 5.0, 1, "timeout", "The tool did not finish within 0.5 s."),
+        ("retried_after_errors_only", -1.0, 3, "execution", "The tool failed (after 3 attempts): ValueError: negative"),
+        ("retried_after_timeouts", 5.0, 3, "timeout", "The tool did not finish within 0.5 s (after 3 attempts)."),
+        ("never_retried", 0.0, 1, "execution", "The tool failed: ValueError: refused"),
+    ],
+)
+def test_a_timed_out_attempt_is_retried_only_for_an_idempotent_tool(
+    runtime: Runtime, tool: str, seconds: float, attempts: int, error_type: str, output: str
+) -> None:
+    result = call(runtime, tool, seconds)
+    assert (result.attempts, result.error_type, result.output) == (attempts, error_type, output)

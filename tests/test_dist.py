@@ -108,6 +108,7 @@ def test_a_bundle_holds_only_what_its_tool_needs(demo: Path) -> None:
         f"{entry_module_name('lookup_order')}.py",
         "skills/__init__.py",
         "skills/tools/__init__.py",
+        "skills/tools/data/orders.json",  # the seed of ctx.data's orders, data of skills.tools
         "skills/tools/lookup_order.py",
         "skills/tools/store.py",
     ]

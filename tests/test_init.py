@@ -22,6 +22,7 @@ EXPECTED_FILES = [
     "src/skills/orders.py",
     "src/skills/tools/__init__.py",
     "src/skills/tools/cancel_order.py",
+    "src/skills/tools/data/orders.json",
     "src/skills/tools/lookup_order.py",
     "src/skills/tools/shipping_quote.py",
     "src/skills/tools/store.py",

@@ -213,7 +213,7 @@ def test_retries_turn_a_flaky_tool_into_a_success(runtime: Runtime) -> None:
     assert result.attempts == 3
 
 
-def test_an_async_tool_times_out_on_each_attempt(runtime: Runtime) -> None:
+def test_an_idempotent_async_tool_times_out_on_each_attempt(runtime: Runtime) -> None:
     started = time.perf_counter()
     result = call(runtime, "slow_async", {"seconds": 30})
     assert_error(result, "timeout", "within 0.3 s", "after 2 attempts")

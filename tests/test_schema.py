@@ -35,6 +35,7 @@ from skillc.compiler.link import link_project
 from skillc.compiler.resolve import Linker
 from skillc.compiler.schema import function_schema, model_schema
 from skillc.compiler.schema_models import SchemaResult
+from skillc.compiler.schema_versions import PYDANTIC
 from skillc.compiler.source_tree import read_sources
 from skillc.compiler.sources import index_sources
 from skillc.compiler.strict import strict_schema
@@ -116,6 +117,7 @@ MODULES = [
     "fx_classes",
     "fx_discriminated",
     "fx_keys",
+    "fx_types",
 ]
 FUNCTION_MODULES = ["fx_functions", "fx_functions_future"]
 
@@ -139,10 +141,21 @@ def _cases() -> Iterator[Any]:
             yield pytest.param(module, name, id=f"{module}.{name}")
 
 
+#: Models whose schema the installed pydantic writes differently from run to run before a
+#: minor version (tests/test_pydantic_versions.py runs this module under each): refused there.
+NEWER = {("fx_collections", "Sets"): ((2, 13), "writes a set default in hash order")}
+
+
 @pytest.mark.parametrize(("module_name", "model"), list(_cases()))
 def test_model_schema_equals_pydantic(corpus: Corpus, module_name: str, model: str) -> None:
     cls = getattr(importlib.import_module(module_name), model)
-    _assert_same(model_schema(corpus.linker, module_name, model), cls.model_json_schema())
+    static = model_schema(corpus.linker, module_name, model)
+    since, reason = NEWER.get((module_name, model), ((0, 0), ""))
+    if PYDANTIC < since:
+        assert static.schema is None and static.findings, static.schema
+        assert all(reason in item.message and item.code == UNSUPPORTED for item in static.findings)
+        return
+    _assert_same(static, cls.model_json_schema())
 
 
 def test_every_fixture_model_is_a_case(corpus: Corpus) -> None:
@@ -194,6 +207,7 @@ def test_function_schema_equals_the_runtime_input_model(corpus: Corpus, module_n
         "schema_config",
         "schema_docs",
         "schema_named",
+        "schema_versions",
     ],
 )
 def test_the_compiler_modules_import_in_any_order(first: str) -> None:

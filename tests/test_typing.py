@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 from helpers import run_command
@@ -16,15 +17,12 @@ from helpers import run_command
 ROOT = Path(__file__).resolve().parents[1]
 #: The console script installed beside this interpreter, as a developer runs it.
 MYPY = Path(sys.executable).with_name("mypy")
-#: The library's folders; ``templates/project`` is a project's code, not the library's.
-PACKAGE_FOLDERS = ("cli", "compiler", "contracts", "runtime", "templates")
 
 
 def _library_modules() -> list[Path]:
-    modules = sorted(ROOT.glob("*.py"))
-    for folder in PACKAGE_FOLDERS:
-        modules += sorted((ROOT / folder).glob("*.py"))
-    return modules
+    """The modules of every package folder pyproject.toml maps (``templates/project`` is a project's code, not one)."""
+    folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values()
+    return sorted({module for folder in folders for module in (ROOT / folder).glob("*.py")})
 
 
 def _mypy(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:

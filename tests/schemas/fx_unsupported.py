@@ -23,8 +23,8 @@ from pydantic import (
     Discriminator,
     EmailStr,
     Field,
+    Secret,
     Tag,
-    condate,
     conlist,
     field_validator,
 )
@@ -281,11 +281,15 @@ def pick(value: Any) -> str:
 
 
 class CallableDiscriminator(BaseModel):
-    pet: Annotated[Union[Kitten, Puppy], Discriminator(pick)]  # unsupported[CallableDiscriminator]: Discriminator
+    pet: Annotated[Union[Kitten, Puppy], Discriminator(pick)]  # unsupported[CallableDiscriminator]: pet
 
 
-class TaggedChoice(BaseModel):
-    pet: Union[Annotated[Kitten, Tag("k")], Puppy]  # unsupported[TaggedChoice]: Tag
+class PartlyTagged(BaseModel):
+    pet: Annotated[Union[Annotated[Kitten, Tag("k")], Puppy], Discriminator(pick)]  # unsupported[PartlyTagged]: pet
+
+
+class InnerUntagged(BaseModel):
+    pets: list[Annotated[Union[Kitten, Puppy], Discriminator(pick)]]  # unsupported[InnerUntagged]: Discriminator
 
 
 class BoolDiscriminator(BaseModel):
@@ -308,13 +312,13 @@ class UsesOldTypedDict(BaseModel):
     a: OldTypedDict
 
 
-class ConstrainedDate(BaseModel):
-    when: condate(gt=datetime.now())  # unsupported[ConstrainedDate]: datetime.now()
-
-
 class Sizes(BaseModel):
-    size: ByteSize  # unsupported[Sizes]: ByteSize
+    size: ByteSize = Field(gt=1)  # unsupported[Sizes]: 1)
     email: EmailStr = Field(min_length=3)  # unsupported[Sizes]: 3)
+
+
+class SecretModel(BaseModel):
+    inner: Secret[Kitten]  # unsupported[SecretModel]: Kitten
 
 
 @dataclasses.dataclass

@@ -3,6 +3,10 @@
 ``load_project()`` compiles the project once per session (as ``skill compile`` does)
 and each call goes through the runtime: conditions, input validation, execution,
 serialization.  The error results are the texts the model would receive.
+
+The session's ``ctx.data`` is a temporary store, empty at the start: the tools import
+the sample orders of ``src/skills/tools/data/orders.json`` into it on first use, and
+``load_project().data()`` shows what they wrote.  Your own ``.skill/data`` is never touched.
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ def test_cancel_order_needs_approval() -> None:
     assert refused.error_type == "approval_denied"
     approved = load_project().value("cancel_order", {"order_id": "A1002"}, approve=True)
     assert approved == {"order_id": "A1002", "status": "cancelled", "reason": "customer request"}
+    assert load_project().value("lookup_order", {"order_id": "A1002"})["status"] == "cancelled"
+    stored = load_project().data()["orders"].get("A1002")
+    assert stored is not None and stored["cancel_reason"] == "customer request"
+    again = load_project().call("cancel_order", {"order_id": "A1002"}, approve=True)
+    assert "already cancelled" in again.output
 
 
 def test_cancel_order_refuses_a_shipped_order() -> None:

@@ -53,6 +53,28 @@ async def refuses_to_stop(seconds: float) -> str:
     return "stubborn"
 
 
+@tool(timeout=0.5, retries=2)
+async def retried_after_errors_only(seconds: float) -> str:
+    """Not said to be idempotent: retried after it raises, not after it times out."""
+    if seconds < 0:
+        raise ValueError("negative")
+    await asyncio.sleep(seconds)
+    return "done"
+
+
+@tool(timeout=0.5, retries=2, idempotent=True)
+async def retried_after_timeouts(seconds: float) -> str:
+    """Idempotent: retried after timeouts too."""
+    await asyncio.sleep(seconds)
+    return "done"
+
+
+@tool(timeout=0.5, retries=2, idempotent=False)
+async def never_retried(seconds: float) -> str:
+    """Not idempotent: never retried."""
+    raise ValueError("refused")
+
+
 class SlowInput(BaseModel):
     seconds: float
 
@@ -96,6 +118,9 @@ deadlines = Skill(
         swallows_cancellation,
         sleeps_politely,
         refuses_to_stop,
+        retried_after_errors_only,
+        retried_after_timeouts,
+        never_retried,
         SlowValidator(),
         BlockingCondition(),
     ],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from skillc import Tool, ToolContext
-from skills.tools.store import find_order
+from skills.tools.store import aorders, no_such_order
 
 
 class LookupOrderInput(BaseModel):
@@ -22,10 +22,13 @@ class LookupOrder(Tool):
     timeout = 10
 
     async def execute(self, input: LookupOrderInput, ctx: ToolContext) -> dict[str, object]:
-        order = find_order(input.order_id)
+        orders = await aorders(ctx)
+        order = await orders.aget(input.order_id)
+        if order is None:
+            raise no_such_order(input.order_id)
         ctx.logger.info("looked up order %s", input.order_id)
         result: dict[str, object] = {
-            "order_id": order["order_id"],
+            "order_id": order["_id"],
             "status": order["status"],
             "total_eur": order["total_eur"],
             "delivery_date": order["delivery_date"],

@@ -21,7 +21,7 @@ def flaky(key: str, ctx: ToolContext) -> dict[str, int]:
     return {"attempts": ATTEMPTS[ctx.call_id]}
 
 
-@tool(timeout=0.3, retries=1)
+@tool(timeout=0.3, retries=1, idempotent=True)
 async def slow_async(seconds: float) -> str:
     """Sleep on the event loop."""
     await asyncio.sleep(seconds)

@@ -1,0 +1,94 @@
+"""``skill serve``: the compiled tools over MCP, on stdio for a host that starts it, or over HTTP.
+
+The project is compiled first when ``dist/`` is stale, as ``skill test`` does; a project
+that does not compile prints its report and exits 1.  ``--print-config HOST`` prints what
+makes that host start the server, and exits.  Over stdio nothing but the protocol is
+written to standard output; messages go to standard error.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import cast
+
+from ..contracts.errors import UsageError
+from ..project import CompileFailed, Project, open_project
+from ..runtime.context import Environment
+from ..serve.hosts import Host, Launch, Transport, host_config, serve_arguments
+from ..serve.http import HttpOptions, serve_http
+from ..serve.server import build_server
+from ..serve.stdio import serve_stdio
+from .consoles import notice, runtime_log, stderr, stdout
+from .render import print_text
+
+__all__ = ["run_serve_command"]
+
+
+def _skill_command() -> str:
+    """This ``skill``, by absolute path when it sits beside the interpreter (a host's PATH is short)."""
+    beside = Path(sys.executable).with_name("skill")
+    return str(beside.absolute()) if beside.exists() else "skill"
+
+
+def _print_config(project: Project, host: Host, transport: Transport, options: HttpOptions, approve: bool) -> int:
+    name = project.runtime.manifest.agent.name
+    if transport is Transport.http:
+        shown_host = "127.0.0.1" if options.host in ("0.0.0.0", "::") else options.host
+        launch = Launch(name, "", (), url=f"http://{shown_host}:{options.port}{options.path}")
+    else:
+        args = serve_arguments(str(project.root), project.environment, approve)
+        launch = Launch(name, _skill_command(), args)
+    stdout().print(host_config(host, launch), markup=False, highlight=False)
+    return 0
+
+
+def run_serve_command(
+    project: Path,
+    *,
+    transport: Transport,
+    host: str,
+    port: int,
+    path: str,
+    workers: int,
+    environment: str,
+    approve: bool,
+    print_config: Host | None,
+    debug: bool = False,
+) -> int:
+    """Compile if needed, then serve the project (or print a host's configuration); the exit code."""
+    options = HttpOptions(
+        project=str(project.resolve()),
+        environment=cast(Environment, environment),
+        approve=approve,
+        host=host,
+        port=port,
+        path=path,
+        workers=workers,
+    )
+    options.check()
+    if transport is Transport.stdio and workers != 1:
+        raise UsageError("--workers needs --transport http", hint="a host starts one stdio server per connection")
+    try:
+        opened = open_project(project, environment=options.environment, notify=notice)
+    except CompileFailed as failed:
+        print_text(stderr(), failed.report)
+        raise
+    if print_config is not None:
+        with opened:
+            return _print_config(opened, print_config, transport, options, approve)
+    agent, count = opened.runtime.manifest.agent.name, len(opened.runtime.tool_names)
+    with runtime_log(stderr(), debug=debug):
+        if transport is Transport.stdio:
+            with opened:
+                server = build_server(opened, approve=approve)
+                notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
+                serve_stdio(server)
+            return 0
+        url = f"http://{host}:{port}{path}"
+        plural = "s" if workers != 1 else ""
+        notice(
+            f"Serving agent {agent!r} ({count} tools) over MCP at {url} ({workers} worker{plural}; health: /healthz)"
+        )
+        serve_http(opened, options)
+    return 0

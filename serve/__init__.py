@@ -1,0 +1,1 @@
+"""``skillc.serve``: a compiled project's tools over MCP (``skill serve``)."""

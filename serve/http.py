@@ -1,0 +1,137 @@
+"""``skill serve --transport http``: stateless streamable HTTP under uvicorn, with a health route.
+
+Stateless means every POST is served on its own: no session id, no session table, nothing
+one request leaves for the next.  Any number of identical replicas (``--workers`` processes
+on one machine, containers on many) can therefore sit behind any load balancer.  Answers
+are plain JSON (no event stream): a stateless server never calls the host back.
+
+``GET /healthz`` answers ``{"status": "ok", "agent": ..., "tools": N}`` once the worker
+that answers has loaded the project.
+
+With one worker the app runs in this process.  With several, uvicorn starts each in a
+process of its own, which opens the project again (already compiled by the parent) from
+the options this module passes in ``SKILLC_SERVE_OPTIONS``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import asdict, dataclass
+from typing import Final
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..contracts.errors import UsageError
+from ..project import Project, open_project
+from ..runtime.context import Environment
+from .server import ProjectServer
+
+__all__ = ["HEALTH_PATH", "OPTIONS_VARIABLE", "HttpOptions", "http_app", "serve_http", "worker_app"]
+
+HEALTH_PATH: Final = "/healthz"
+#: How the parent process passes its options to the worker processes uvicorn starts.
+OPTIONS_VARIABLE: Final = "SKILLC_SERVE_OPTIONS"
+#: Seconds a stopping server waits for the requests in flight.
+_GRACEFUL_SHUTDOWN: Final = 10
+
+
+@dataclass(frozen=True)
+class HttpOptions:
+    """Everything a worker needs to serve the project as the command line asked."""
+
+    project: str
+    environment: Environment = "sandbox"
+    approve: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8000
+    path: str = "/mcp"
+    workers: int = 1
+
+    def check(self) -> None:
+        """Refuse options that cannot work, as usage errors."""
+        if not self.path.startswith("/") or self.path == HEALTH_PATH or any(c in self.path for c in "?# "):
+            raise UsageError(
+                f"--path must be an absolute URL path other than {HEALTH_PATH}, not {self.path!r}",
+                hint="e.g. --path /mcp",
+            )
+        if not 0 <= self.port <= 65535:
+            raise UsageError(f"--port must be between 0 and 65535, not {self.port}")
+        if self.workers < 1:
+            raise UsageError(f"--workers must be at least 1, not {self.workers}")
+
+
+def http_app(project: Project, options: HttpOptions) -> Starlette:
+    """The ASGI app serving ``project`` at ``options.path``, and ``/healthz``; it closes the project when it stops."""
+    handlers = ProjectServer(project, approve=options.approve)
+    server = handlers.server
+    mcp_app = server.streamable_http_app(
+        streamable_http_path=options.path, stateless_http=True, json_response=True, host=options.host
+    )
+    health = {"status": "ok", "agent": project.runtime.manifest.agent.name, "tools": len(handlers.listings)}
+
+    async def healthz(request: Request) -> JSONResponse:
+        return JSONResponse(health)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # What is loaded now lives as long as the server: out of the collector's way, so that
+        # a full collection walks only what requests made (the tail of the latency).
+        gc.freeze()
+        try:
+            async with server.session_manager.run():
+                yield
+        finally:
+            project.close()
+
+    return Starlette(routes=[*mcp_app.routes, Route(HEALTH_PATH, healthz, methods=["GET"])], lifespan=lifespan)
+
+
+class _OneLine(logging.Handler):
+    """The runtime's warnings (hidden tools, failing tools) as one line each on standard error."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stderr.write(f"{record.levelname.lower()}: {record.getMessage()}\n")
+
+
+def worker_app() -> Starlette:
+    """The app of one worker process (uvicorn's factory): the project as the parent's options name it."""
+    options = HttpOptions(**json.loads(os.environ[OPTIONS_VARIABLE]))
+    runtime_logger = logging.getLogger("skillc.runtime")
+    runtime_logger.addHandler(_OneLine(logging.WARNING))
+    runtime_logger.propagate = False
+    project = open_project(options.project, environment=options.environment)
+    return http_app(project, options)
+
+
+def serve_http(project: Project, options: HttpOptions) -> None:
+    """Serve until interrupted: in this process with one worker, else in ``options.workers`` processes.
+
+    With several workers ``project`` (already compiled and loaded) is closed first: each
+    worker opens its own.
+    """
+    if options.workers == 1:
+        app: Starlette | str = http_app(project, options)
+    else:
+        project.close()
+        os.environ[OPTIONS_VARIABLE] = json.dumps(asdict(options))
+        app = f"{__name__}:{worker_app.__name__}"
+    uvicorn.run(
+        app,
+        host=options.host,
+        port=options.port,
+        factory=options.workers > 1,
+        workers=options.workers if options.workers > 1 else None,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=_GRACEFUL_SHUTDOWN,
+    )
