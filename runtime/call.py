@@ -23,16 +23,16 @@ rest of skillc reaches it.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import logging
+import re
 import time
 from collections.abc import Callable, Collection
 from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
-from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, PER_CALL, RETRIES, TIMEOUT
+from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .context import ToolContext
@@ -40,13 +40,14 @@ from .deadlines import DeadlineExceeded
 from .imports import reset_running, set_running
 from .inline import Outcome, drive, drive_sync
 from .results import CallRefused, ErrorType, ToolResult, refuse
-from .sdk import FunctionTool, Tool, settings_of
+from .sdk import Tool
 from .serialize import (
     DEFAULT_MAX_OUTPUT_BYTES,
     SerializationFailure,
     describe_exception,
     describe_validation_error,
     to_json_text,
+    write_json,
 )
 from .store import DistStore, LoadedTool, LoadError
 from .workers import invoke
@@ -58,6 +59,10 @@ logger = logging.getLogger("skillc.runtime")
 #: Asked before a ``needs_approval`` tool runs: ``approver(name, arguments)``, sync or async.
 Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
 
+#: JSON text that may hold what JSON readers disagree on: NaN and infinities, spelt out or as a
+#: number too large to be finite (``1e999``, hundreds of digits), integers too long for Python
+#: to print.  Such text (or text that merely looks like it) takes the long way, ``parse_arguments``.
+_SUSPECT: Final = re.compile(r"NaN|Infinity|[eE][+-]?[0-9]{3}|[0-9]{300}")
 #: At most this many tool names are listed when the model asks for one that does not exist.
 _MAX_NAMES_LISTED: Final = 30
 
@@ -69,38 +74,36 @@ def _listing(lines: list[str]) -> str:
 # --- the call itself ----------------------------------------------------------------------
 
 
-def _is_async(tool: Tool) -> bool:
-    """Whether ``execute`` is a coroutine function (for ``@tool``, the decorated function)."""
-    target = tool.function if isinstance(tool, FunctionTool) else tool.execute
-    return inspect.iscoroutinefunction(target)
-
-
-_PLAIN_LEAVES: Final = (str, int, float, bool, type(None))
+_PLAIN_LEAVES: Final = frozenset({str, int, float, bool, type(None)})
 #: Past this many values, a result is treated as not plain (and serialized in a thread).
 _PLAIN_BUDGET: Final = 2_000
 
 
 def _plain(value: object) -> bool:
     """Whether ``value`` is made only of dicts, lists and JSON scalars (and small)."""
+    kind = type(value)
+    if kind in _PLAIN_LEAVES:
+        return True
     pending: list[object] = [value]
     budget = _PLAIN_BUDGET
     while pending:
-        budget -= 1
-        if budget < 0:
-            return False
         item = pending.pop()
         kind = type(item)
-        if kind in _PLAIN_LEAVES:
-            continue
         if kind is dict:
             assert isinstance(item, dict)
-            if not all(type(key) is str for key in item):
-                return False
-            pending.extend(item.values())
+            budget -= len(item)
+            for key, inner in item.items():
+                if type(key) is not str:
+                    return False
+                if type(inner) not in _PLAIN_LEAVES:
+                    pending.append(inner)
         elif kind is list:
             assert isinstance(item, list)
-            pending.extend(item)
-        else:
+            budget -= len(item)
+            pending.extend(inner for inner in item if type(inner) not in _PLAIN_LEAVES)
+        elif kind not in _PLAIN_LEAVES:
+            return False
+        if budget < 0:
             return False
     return True
 
@@ -113,9 +116,13 @@ def _validated(
     validating: str,
     *,
     from_attributes: bool | None = None,
+    json_mode: bool = False,
 ) -> Any:
-    """``value`` validated by ``model``; a mismatch or a validator that raises refuses the call."""
+    """``value`` validated by ``model`` (JSON text with ``json_mode``); a mismatch or a validator that raises refuses."""
     try:
+        if json_mode:
+            assert isinstance(value, str | bytes | bytearray)
+            return model.model_validate_json(value)
         return model.model_validate(value, from_attributes=from_attributes)
     except ValidationError as error:
         refuse(error_type, f"{mismatch}:\n" + _listing(describe_validation_error(error, model)))
@@ -181,71 +188,99 @@ class _Call:
             self._unknown()
         if self.offered is not None and self.name not in self.offered:
             refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
-        arguments = parse_arguments(self.arguments)
-        try:
-            loaded = await store.load_tool(self.name, entry.settings[TIMEOUT])
-        except LoadError as error:
-            logger.error("tool %r cannot run: %s", self.name, error)
-            refuse("execution", f"The tool cannot run: {error}.")
-        except TimeoutError:
-            refuse("timeout", f"The tool's code did not load within {entry.settings[TIMEOUT]:g} s.")
+        loaded = store.ready_tool(self.name)
+        arguments: dict[Any, Any] | None = None
+        if loaded is None:  # not imported yet: arguments that cannot be read are refused before the import
+            arguments = parse_arguments(self.arguments)
+            try:
+                loaded = await store.load_tool(self.name, entry.settings[TIMEOUT])
+            except LoadError as error:
+                logger.error("tool %r cannot run: %s", self.name, error)
+                refuse("execution", f"The tool cannot run: {error}.")
+            except TimeoutError:
+                refuse("timeout", f"The tool's code did not load within {entry.settings[TIMEOUT]:g} s.")
         # From here on, this task runs the tool's code (validators, an async execute).
         running = set_running(loaded.scope)
         try:
-            if loaded.input_schema is not None:
-                arguments = remove_strict_nulls(arguments, loaded.input_schema)
-            payload = self._validate(loaded, arguments)
-            if await self._needs_approval(loaded, payload):
-                await self._approve(arguments)
+            payload, arguments = self._arguments(loaded, arguments)
+            if loaded.approval is not False and await self._needs_approval(loaded, payload):
+                await self._approve(arguments if arguments is not None else parse_arguments(self.arguments))
             value = await self._execute(loaded, payload)
             if loaded.tool.output_schema is None and _plain(value):
-                # Plain JSON data cannot run code while it is serialized: no thread needed.
+                # Plain JSON data cannot run code while it is serialized: no guard needed.
                 return _render(value, None, self.max_output_bytes)
-            outcome = await invoke(
-                self.store.pool,
-                lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
-                asynchronous=False,
-                timeout=entry.settings[TIMEOUT],
-                capture=self.printed,
-                scope=loaded.scope,
-                label=self._label,
-            )
-            if outcome.timed_out:
-                refuse(
-                    "serialization", f"Serializing the tool's result took longer than {entry.settings[TIMEOUT]:g} s."
-                )
-            if isinstance(outcome.error, CallRefused):
-                raise outcome.error
-            if outcome.error is not None:  # a custom serializer of the tool's failed
-                refuse("serialization", f"Serializing the tool's result raised {describe_exception(outcome.error)}.")
-            assert isinstance(outcome.value, str)
-            return outcome.value
+            return self._serialize(loaded, value)
         finally:
             reset_running(running)
 
-    def _validate(self, loaded: LoadedTool, arguments: dict[Any, Any]) -> Any:
-        """The input model's instance for ``arguments`` (the dict itself without a model); else refuse.
+    def _arguments(self, loaded: LoadedTool, parsed: dict[Any, Any] | None) -> tuple[Any, dict[Any, Any] | None]:
+        """The input model's instance for the arguments (the dict itself without a model), and the dict if read.
 
-        The model's validators are the tool's code: they run under the tool's timeout.
+        JSON text is validated in pydantic's JSON mode.  Text that holds nothing JSON
+        readers disagree on (``_SUSPECT``) goes straight into the model; whatever fails
+        there is read again the long way (``parse_arguments``), whose refusal says exactly
+        what is wrong.  The model's validators are the tool's code: they run under the
+        tool's timeout.
         """
         model = loaded.tool.input_schema
+        raw = self.arguments
+        if model is not None and parsed is None and loaded.input_schema is None and type(raw) is str and raw:
+            if _SUSPECT.search(raw) is None:
+                try:
+                    return self._guarded(loaded, lambda: model.model_validate_json(raw)), None
+                except CallRefused:
+                    raise
+                except Exception:  # noqa: BLE001, S110 - read again below, to say exactly what is wrong
+                    pass
+        arguments = parse_arguments(raw) if parsed is None else parsed
         if model is None:
-            return arguments
+            return arguments, arguments
+        document: object = raw if isinstance(raw, str | bytes | bytearray) and raw.strip() else arguments
+        if loaded.input_schema is not None:  # strict: the nulls strict mode made the model send go
+            from_text = document is not arguments
+            arguments = remove_strict_nulls(arguments, loaded.input_schema)
+            # Text was JSON, and stays JSON (decode_json let nothing through JSON cannot spell).
+            document = write_json(arguments) if from_text else arguments
+
+        def validate() -> Any:
+            return _validated(
+                model,
+                document,
+                "validation",
+                "The arguments do not match the tool's input schema",
+                "Validating the arguments",
+                json_mode=isinstance(document, str | bytes | bytearray),
+            )
+
+        return self._guarded(loaded, validate), arguments
+
+    def _guarded(self, loaded: LoadedTool, function: Callable[[], Any]) -> Any:
+        """Run validation (the tool's validators) under the tool's timeout; past it, refuse."""
         timeout = loaded.entry.settings[TIMEOUT]
         try:
-            return drive_sync(
-                lambda: _validated(
-                    model,
-                    arguments,
-                    "validation",
-                    "The arguments do not match the tool's input schema",
-                    "Validating the arguments",
-                ),
-                timeout,
-                self._label,
-            )
+            return drive_sync(function, timeout, self._label)
         except DeadlineExceeded:
             refuse("timeout", f"Validating the arguments took longer than {timeout:g} s.")
+
+    def _serialize(self, loaded: LoadedTool, value: object) -> str:
+        """The result validated by the output model and made JSON text, under the tool's timeout.
+
+        Both may run the tool's code (validators, custom serializers): inline, as the
+        input's validation, its prints captured and interrupted at the deadline.
+        """
+        timeout = loaded.entry.settings[TIMEOUT]
+        try:
+            with self.printed.active():
+                text: str = drive_sync(
+                    lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes), timeout, self._label
+                )
+        except DeadlineExceeded:
+            refuse("serialization", f"Serializing the tool's result took longer than {timeout:g} s.")
+        except CallRefused:
+            raise
+        except Exception as error:  # a custom serializer of the tool's failed
+            refuse("serialization", f"Serializing the tool's result raised {describe_exception(error)}.")
+        return text
 
     async def _needs_approval(self, loaded: LoadedTool, payload: Any) -> bool:
         """Whether a person must approve this call: the setting, or what its function says of these arguments.
@@ -253,13 +288,9 @@ class _Call:
         A function that raises, times out or answers anything but ``True``/``False`` asks
         for approval (fail closed).
         """
-        tool, compiled = loaded.tool, loaded.entry.settings[NEEDS_APPROVAL]
-        decided = settings_of(tool)[NEEDS_APPROVAL]
-        if compiled is True or decided is True:
-            return True
-        if PER_CALL not in (compiled, decided):
-            return False
-        decide = getattr(tool, NEEDS_APPROVAL.name)
+        if loaded.approval is not None:
+            return loaded.approval
+        decide = getattr(loaded.tool, NEEDS_APPROVAL.name)
         outcome = await invoke(
             self.store.pool,
             lambda: decide(payload, self.context),
@@ -310,11 +341,11 @@ class _Call:
         run beside it.  A tool marked ``idempotent=False`` is never retried.
         """
         entry, tool = loaded.entry, loaded.tool
-        context = dataclasses.replace(self.context, call_id=self.call_id, tool=self.name, skill=entry.skill)
+        context = self.context.for_call(self.call_id, self.name, entry.skill)
         idempotent = entry.settings[IDEMPOTENT]
         tries = 1 if idempotent is False else entry.settings[RETRIES] + 1
         outcome: Outcome[Any] = Outcome()
-        asynchronous = _is_async(tool)
+        asynchronous = loaded.asynchronous
         attempt = 0
         while attempt < tries:
             attempt += 1
@@ -383,9 +414,10 @@ async def call_tool(
         logger.exception("skillc failed while calling tool %r", name)
         error_type, output = "execution", f"The runtime failed while calling the tool: {describe_exception(error)}"
     duration = (time.perf_counter() - started) * 1000
-    if call.printed.text:
-        logger.debug("tool %r (call %s) printed:\n%s", name, call_id, call.printed.text)
-    logger.debug("tool %r (call %s) %s in %.1f ms", name, call_id, error_type or "succeeded", duration)
+    if logger.isEnabledFor(logging.DEBUG):
+        if call.printed.text:
+            logger.debug("tool %r (call %s) printed:\n%s", name, call_id, call.printed.text)
+        logger.debug("tool %r (call %s) %s in %.1f ms", name, call_id, error_type or "succeeded", duration)
     return ToolResult(
         call_id=call_id,
         name=name,

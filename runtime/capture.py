@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from contextvars import ContextVar
 from typing import Any, Final, TextIO, cast
 
@@ -58,15 +57,27 @@ class Capture:
         with self._lock:
             return "".join(self._parts)
 
-    @contextmanager
-    def active(self) -> Iterator[Capture]:
+    def active(self) -> _Active:
         """Send what this context prints here, inside the ``with`` block."""
-        install()
-        token = _ACTIVE.set(self)
-        try:
-            yield self
-        finally:
-            _ACTIVE.reset(token)
+        return _Active(self)
+
+
+class _Active:
+    """``Capture.active()``: a plain context manager, as it runs around every call."""
+
+    __slots__ = ("_capture", "_token")
+
+    def __init__(self, capture: Capture) -> None:
+        self._capture = capture
+
+    def __enter__(self) -> Capture:
+        if not (isinstance(sys.stdout, _Redirect) and isinstance(sys.stderr, _Redirect)):
+            install()
+        self._token = _ACTIVE.set(self._capture)
+        return self._capture
+
+    def __exit__(self, *exc_info: object) -> None:
+        _ACTIVE.reset(self._token)
 
 
 class _Redirect:

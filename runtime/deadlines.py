@@ -80,13 +80,14 @@ class Guard:
 
     ``running`` is true while the guarded code runs (between ``enter`` and ``leave``, on
     the thread that entered); the watchdog interrupts it only then.  ``on_expire``, if
-    given, is called once on ``loop`` when the deadline passes while the code is not
-    running (it is awaiting).
+    set (with ``loop``, by the code's driver once it suspends), is called once on
+    ``loop`` when the deadline has passed while the code is not running (it is awaiting).
     """
 
     __slots__ = (
         "_hopeless",
         "_interrupted_at",
+        "_notified",
         "deadline",
         "expired",
         "label",
@@ -114,6 +115,7 @@ class Guard:
         self.expired = False
         self._interrupted_at = 0.0
         self._hopeless = False
+        self._notified = False
         _GUARDS[id(self)] = self
         _watchdog.wake()
 
@@ -251,7 +253,6 @@ class _Watchdog:
 
     @staticmethod
     def _expire(guard: Guard, now: float) -> None:
-        first = not guard.expired
         guard.expired = True
         if guard.running:
             if now - guard._interrupted_at >= TICK:
@@ -259,7 +260,8 @@ class _Watchdog:
             if now - guard.deadline >= HOPELESS_AFTER and not guard._hopeless:
                 guard._hopeless = True
                 _hopeless(guard)
-        elif first and guard.on_expire is not None and guard.loop is not None:
+        elif not guard._notified and guard.on_expire is not None and guard.loop is not None:
+            guard._notified = True  # set by whoever suspends the code, possibly after it expired
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
                 guard.loop.call_soon_threadsafe(guard.on_expire)
 

@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
+from types import CoroutineType
 from typing import Any, Final, Generic, TypeVar
 
 from .deadlines import DeadlineExceeded, Guard
@@ -67,16 +68,19 @@ def drive_sync(function: Callable[[], _T], timeout: float, label: str) -> _T:
 
 
 class _Driven:
-    """The generator behind ``drive``: forwards every step of the awaitable, under its guard."""
+    """The generator behind ``drive`` once the code has suspended: forwards every later step, under its guard."""
 
-    __slots__ = ("_expired", "_finished", "_task", "function", "guard")
+    __slots__ = ("_expired", "_finished", "_task", "guard", "iterator", "yielded")
 
-    def __init__(self, function: Callable[[], Any], timeout: float, label: str) -> None:
-        self.function = function
+    def __init__(self, guard: Guard, iterator: Any, yielded: Any) -> None:
+        self.guard = guard
+        self.iterator = iterator
+        self.yielded = yielded
         self._task = asyncio.current_task()
         self._expired = False
         self._finished = False
-        self.guard = Guard(time.monotonic() + timeout, label, loop=asyncio.get_running_loop(), on_expire=self._expire)
+        guard.loop = asyncio.get_running_loop()
+        guard.on_expire = self._expire
 
     def _expire(self) -> None:
         """On the loop, when the deadline passes while the code awaits: wake the task."""
@@ -102,25 +106,10 @@ class _Driven:
                 self._task.uncancel()  # the wake-up came too late to be seen: take it back
 
     def _steps(self, guard: Guard) -> Generator[Any, Any, Outcome[Any]]:
-        guard.enter()
-        iterator: Any = None
-        try:
-            awaitable = self.function()
-            if not inspect.isawaitable(awaitable):
-                return Outcome(value=awaitable)
-            iterator = awaitable if inspect.iscoroutine(awaitable) else awaitable.__await__()
-            yielded = iterator.send(None)
-        except StopIteration as stop:
-            return Outcome(value=stop.value)
-        except DeadlineExceeded:
-            return self._left_behind(iterator)
-        except BaseException as error:  # noqa: BLE001 - the code's result, whatever it is
-            return Outcome(error=error)
-        finally:
-            guard.leave()
+        iterator, yielded = self.iterator, self.yielded
         while True:
             if guard.past():
-                return self._left_behind(iterator)
+                return _left_behind(iterator, guard.label)
             thrown: BaseException | None = None
             sent: Any = None
             try:
@@ -134,7 +123,7 @@ class _Driven:
             except StopIteration as stop:
                 return _TIMED_OUT if deadline_cancel or guard.past() else Outcome(value=stop.value)
             except DeadlineExceeded:
-                return self._left_behind(iterator)
+                return _left_behind(iterator, guard.label)
             except asyncio.CancelledError as error:
                 if deadline_cancel:
                     return _TIMED_OUT
@@ -146,24 +135,53 @@ class _Driven:
             finally:
                 guard.leave()
 
-    def _left_behind(self, iterator: Any) -> Outcome[Any]:
-        """Close code that is still going at its deadline, within a short grace; the call timed out."""
-        if iterator is not None:
-            closing = Guard(time.monotonic() + CLOSE_GRACE, f"{self.guard.label} (closing)")
-            closing.enter()
-            try:
-                iterator.close()
-            except BaseException as error:  # noqa: BLE001 - it ignored GeneratorExit, or raised: it is left behind
-                logger.warning("%s did not stop cleanly at its deadline: %s", self.guard.label, type(error).__name__)
-            finally:
-                closing.close()
-        return _TIMED_OUT
+
+def _left_behind(iterator: Any, label: str) -> Outcome[Any]:
+    """Close code that is still going at its deadline, within a short grace; the call timed out."""
+    if iterator is not None:
+        closing = Guard(time.monotonic() + CLOSE_GRACE, f"{label} (closing)")
+        closing.enter()
+        try:
+            iterator.close()
+        except BaseException as error:  # noqa: BLE001 - it ignored GeneratorExit, or raised: it is left behind
+            logger.warning("%s did not stop cleanly at its deadline: %s", label, type(error).__name__)
+        finally:
+            closing.close()
+    return _TIMED_OUT
 
 
 async def drive(function: Callable[[], Awaitable[_T] | _T], timeout: float, label: str) -> Outcome[_T]:
     """Run ``function()`` and await what it returns, inline, under a deadline of ``timeout`` seconds.
 
     Never raises, but for a cancellation of the calling task (which goes through).
-    ``label`` names the code in log messages ("tool 'x'").
+    ``label`` names the code in log messages ("tool 'x'").  Code that finishes without
+    suspending (most small tools) costs no generator, task or timer at all.
     """
-    return await _Driven(function, timeout, label)
+    guard = Guard(time.monotonic() + timeout, label)
+    iterator: Any = None
+    try:
+        guard.enter()
+        try:
+            awaitable = function()
+            if type(awaitable) is CoroutineType:
+                iterator = awaitable
+            elif inspect.isawaitable(awaitable):
+                iterator = awaitable.__await__()
+            else:
+                guard.close()
+                return Outcome(value=awaitable)
+            yielded = iterator.send(None)
+        except StopIteration as stop:
+            guard.close()
+            return Outcome(value=stop.value)
+        except DeadlineExceeded:
+            guard.close()
+            return _left_behind(iterator, label)
+        except BaseException as error:  # noqa: BLE001 - the code's result, whatever it is
+            guard.close()
+            return Outcome(error=error)
+        guard.leave()
+    except DeadlineExceeded:  # it landed as the code finished, before the guard knew
+        guard.close()
+        return _TIMED_OUT
+    return await _Driven(guard, iterator, yielded)

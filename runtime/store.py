@@ -11,23 +11,24 @@ code that runs is the code that was checked, whatever happens to the file afterw
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 import threading
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import Context
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
-from ..contracts.settings import STRICT
+from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
 from .bundles import LoadError, ModuleSpace
 from .capture import Capture
 from .distfiles import LinkedDistFile, read_dist_file
 from .imports import ImportScope
-from .sdk import Tool
+from .sdk import FunctionTool, Tool, settings_of
 from .serialize import describe_exception
 from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
 
@@ -38,7 +39,7 @@ logger = logging.getLogger("skillc.runtime")
 
 @dataclass(frozen=True)
 class LoadedTool:
-    """A tool imported from its bundle, with what calling it needs."""
+    """A tool imported from its bundle, with what calling it needs, worked out once."""
 
     entry: ToolEntry
     tool: Tool
@@ -46,6 +47,17 @@ class LoadedTool:
     input_schema: Mapping[str, Any] | None
     #: What the tool's code imports through at call time (``imports.set_running``).
     scope: ImportScope | None = None
+    #: Whether ``execute`` is a coroutine function (for ``@tool``, the decorated function).
+    asynchronous: bool = field(init=False)
+    #: ``True``: every call needs approval; ``False``: none does; ``None``: its function decides per call.
+    approval: bool | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        target = self.tool.function if isinstance(self.tool, FunctionTool) else self.tool.execute
+        object.__setattr__(self, "asynchronous", inspect.iscoroutinefunction(target))
+        compiled, decided = self.entry.settings[NEEDS_APPROVAL], settings_of(self.tool)[NEEDS_APPROVAL]
+        approval = True if True in (compiled, decided) else None if PER_CALL in (compiled, decided) else False
+        object.__setattr__(self, "approval", approval)
 
 
 class DistStore:
@@ -66,6 +78,7 @@ class DistStore:
         self._space = ModuleSpace()
         self._lock = threading.Lock()
         self._tool_loads: dict[str, Work[Any]] = {}
+        self._ready: dict[str, LoadedTool] = {}
         self._condition_loads: dict[str, Work[Any]] = {}
         self._definitions: dict[str, Mapping[str, Any]] = {}
         self._condition_scopes: dict[str, ImportScope] = {}
@@ -102,11 +115,19 @@ class DistStore:
 
     # --- loading, once each ------------------------------------------------------------
 
+    def ready_tool(self, name: str) -> LoadedTool | None:
+        """The tool ``name`` if it has been imported already, else ``None`` (nothing is started)."""
+        return self._ready.get(name)
+
     async def load_tool(self, name: str, timeout: float) -> LoadedTool:
         """The tool ``name`` imported from its verified bundle; ``LoadError`` or ``TimeoutError`` if not."""
+        ready = self._ready.get(name)
+        if ready is not None:
+            return ready
         entry = self._tools[name]
         loaded = await self._once(self._tool_loads, name, lambda: self._import_tool(entry), timeout)
         assert isinstance(loaded, LoadedTool)
+        self._ready[name] = loaded  # a load that succeeded is kept: later calls take it from here
         return loaded
 
     async def load_skill_condition(self, name: str, timeout: float) -> Callable[[], Any]:

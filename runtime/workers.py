@@ -48,9 +48,9 @@ _NUMBERS = itertools.count(1)
 
 
 class Work(Generic[_T]):
-    """One job given to the pool: its future, and whether its thread was written off."""
+    """One job given to the pool: its future, when it started, and whether its thread was written off."""
 
-    __slots__ = ("_lock", "_on_start", "context", "function", "future", "started", "started_at", "written_off")
+    __slots__ = ("context", "function", "future", "started", "started_at", "written_off")
 
     def __init__(self, function: Callable[[], _T], context: Context) -> None:
         self.function = function
@@ -59,25 +59,11 @@ class Work(Generic[_T]):
         self.written_off = False
         self.started = False
         self.started_at = 0.0
-        self._on_start: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
-
-    def when_started(self, callback: Callable[[], None]) -> None:
-        """Call ``callback`` (from any thread) once a worker has picked the job up."""
-        with self._lock:
-            if not self.started:
-                self._on_start.append(callback)
-                return
-        callback()
 
     def mark_started(self) -> None:
-        """Called by the worker that picked the job up."""
-        with self._lock:
-            self.started = True
-            self.started_at = time.monotonic()
-            callbacks, self._on_start = self._on_start, []
-        for callback in callbacks:
-            callback()
+        """Called by the worker that picked the job up (``started_at`` first, then ``started``)."""
+        self.started_at = time.monotonic()
+        self.started = True
 
 
 class WorkerPool:
@@ -188,10 +174,12 @@ async def wait_future(future: Future[Any], timeout: float | None) -> bool:
             loop.call_soon_threadsafe(_wake, waiter)
 
     future.add_done_callback(wake)
+    timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
     try:
-        await asyncio.wait({waiter}, timeout=timeout)
+        await waiter
     finally:
-        waiter.cancel()
+        if timer is not None:
+            timer.cancel()
     return future.done()
 
 
@@ -237,37 +225,31 @@ async def _enter_async(
         return await drive(function, timeout, label)
 
 
-async def _wait_started(work: Work[Any]) -> None:
-    loop = asyncio.get_running_loop()
-    started: asyncio.Future[None] = loop.create_future()
-
-    def wake() -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-            loop.call_soon_threadsafe(_wake, started)
-
-    work.when_started(wake)
-    work.future.add_done_callback(lambda _: wake())  # cancelled before it started
-    try:
-        await started
-    finally:
-        started.cancel()
-
-
 async def _wait_work(pool: WorkerPool, work: Work[Any], timeout: float | None) -> bool:
     """Wait for ``work``, its deadline counted from when it starts; past it, abandon it.
 
     Time spent queued behind other jobs does not count: a busy pool does not make a
     tool time out before it ran.  (The queue moves: stuck threads are written off.)
+    The common case costs one wake-up: the job is waited for, and only when the wait
+    runs out is its start looked at.
     """
     try:
-        await _wait_started(work)
-        finished = await wait_future(work.future, timeout)
+        remaining = timeout
+        while True:
+            if await wait_future(work.future, remaining):
+                return True
+            assert timeout is not None
+            if work.started:
+                remaining = work.started_at + timeout - time.monotonic()
+                if remaining <= 0:
+                    break
+            else:
+                remaining = timeout  # still queued: its deadline has not begun
     except asyncio.CancelledError:
         pool.abandon(work)
         raise
-    if not finished:
-        pool.abandon(work)
-    return finished
+    pool.abandon(work)
+    return False
 
 
 def _retrieve(task: asyncio.Task[Any]) -> None:
