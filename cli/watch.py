@@ -2,7 +2,11 @@
 
 Changes are found by polling the modification times and sizes of the project's
 sources and ``pyproject.toml``; polling needs no extra dependency and works on every
-file system, and a project is small enough for it to cost nothing noticeable.
+file system, and a project is small enough for it to cost nothing noticeable.  The
+state a compile is compared against is taken before it reads the files, so that a
+change saved while it runs is compiled next, never missed.  The watching process keeps
+the compiler's caches in memory between compiles (``compiler.cache``), so a change costs
+only the work it affects.
 
 Editors that save by renaming leave no ``pyproject.toml`` for a moment, and a file may
 vanish while a compile reads it: the watch says so in one line and waits for the
@@ -24,7 +28,7 @@ from .consoles import shown
 
 __all__ = ["POLL_SECONDS", "snapshot", "watch_project"]
 
-POLL_SECONDS = 0.3
+POLL_SECONDS = 0.1
 
 
 def snapshot(project: Path) -> dict[str, tuple[int, int]]:
@@ -79,8 +83,8 @@ def watch_project(project: Path, compile_once: Callable[[], int], console: Conso
     """Run ``compile_once`` now and after each change; Ctrl-C ends the watch (exit 0)."""
     try:
         while True:
-            _compile(compile_once, console)
             before = snapshot(project)
+            _compile(compile_once, console)
             console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
             _wait_for_change(project, before, console)
             console.print("[dim]Change detected, compiling again.[/]\n")

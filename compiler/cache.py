@@ -11,6 +11,11 @@ any way, is ignored too.
 
 Caches are used only where ``.skill/`` and ``.skill/cache/`` are real folders: through
 a symbolic link, a compile would write (and later delete) wherever the link points.
+
+A process that compiles again and again (``skill compile --watch``) keeps what it last
+read or wrote of each cache file in memory, and uses it as long as the file is the very
+one it was taken from: same inode, size, and modification and change times (no write,
+rename or copy keeps all four).  Any other file is read and verified again.
 """
 
 from __future__ import annotations
@@ -105,12 +110,29 @@ class _DataUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name} from the cache")
 
 
+#: What this process last read or wrote of each cache file, by path: the file's identity
+#: (``_identity``) then and its entries.
+_REMEMBERED: dict[Path, tuple[tuple[int, int, int, int], dict[str, object]]] = {}
+
+
+def _identity(path: Path) -> tuple[int, int, int, int] | None:
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
 def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
     """The entries of a cache file, or ``{}`` when it is missing, stale or corrupt."""
-    allowed = {(cls.__module__, cls.__qualname__): cls for cls in types}
     key = _key(cache_key_path())
     if key is None or not _usable(path):
         return {}
+    remembered = _REMEMBERED.get(path)
+    identity = _identity(path) if remembered is not None else None
+    if remembered is not None and identity == remembered[0]:
+        return dict(remembered[1])
+    allowed = {(cls.__module__, cls.__qualname__): cls for cls in types}
     try:
         data = path.read_bytes()
     except OSError:
@@ -132,7 +154,10 @@ def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
     ):
         return {}
     entries: dict[str, object] = document["entries"]
-    return entries
+    identity = _identity(path)
+    if identity is not None:
+        _REMEMBERED[path] = (identity, entries)
+    return dict(entries)
 
 
 def write_cache(path: Path, entries: Mapping[str, object]) -> None:
@@ -150,6 +175,9 @@ def write_cache(path: Path, entries: Mapping[str, object]) -> None:
         with os.fdopen(handle, "wb") as stream:
             stream.write(_MAGIC + hmac.digest(key, payload, "sha256") + payload)
         os.replace(temporary, path)
+        identity = _identity(path)
+        if identity is not None:
+            _REMEMBERED[path] = (identity, dict(entries))
     except OSError:
         if temporary is not None:
             with contextlib.suppress(OSError):

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from json.encoder import encode_basestring
 from pathlib import Path
 
 from ..contracts.manifest import (
@@ -53,8 +56,52 @@ TRASH_DIR = Path(".skill") / "trash"
 
 def json_bytes(document: object, *, sort_keys: bool = True) -> bytes:
     """The one JSON form of everything in ``dist/``: two-space indent, keys sorted unless
-    ``sort_keys`` is false (schemas and tool.json keep pydantic's order, as it wrote them)."""
-    return (json.dumps(document, indent=2, sort_keys=sort_keys, ensure_ascii=False) + "\n").encode()
+    ``sort_keys`` is false (schemas and tool.json keep pydantic's order, as it wrote them).
+
+    Byte for byte what ``json.dumps(document, indent=2, sort_keys=sort_keys,
+    ensure_ascii=False)`` writes, made without its pure-Python indenting encoder (a
+    thousand documents per compile); anything but plain JSON data goes to ``json.dumps``.
+    """
+    try:
+        text = _indented(document, "\n", sort_keys)
+    except (_NotPlain, RecursionError):
+        text = json.dumps(document, indent=2, sort_keys=sort_keys, ensure_ascii=False)
+    return (text + "\n").encode()
+
+
+class _NotPlain(Exception):
+    """A value ``_indented`` leaves to ``json.dumps``."""
+
+
+def _indented(value: object, newline: str, sort_keys: bool) -> str:
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is float and math.isfinite(value):
+        return float.__repr__(value)
+    inner = newline + "  "
+    if type(value) is dict:
+        if not value:
+            return "{}"
+        items = sorted(value.items()) if sort_keys else value.items()
+        parts = []
+        for key, item in items:
+            if not isinstance(key, str):
+                raise _NotPlain
+            parts.append(f"{encode_basestring(key)}: {_indented(item, inner, sort_keys)}")
+        return "{" + inner + ("," + inner).join(parts) + newline + "}"
+    if type(value) is list or type(value) is tuple:
+        if not value:
+            return "[]"
+        return "[" + inner + ("," + inner).join(_indented(item, inner, sort_keys) for item in value) + newline + "]"
+    raise _NotPlain
 
 
 def _sha256(data: bytes) -> str:
@@ -139,9 +186,52 @@ def _exchange(first: Path, second: Path) -> bool:
     return bool(result == 0)
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+class _Writer:
+    """Puts the files of a new ``dist/`` into its staging folder.
+
+    A file whose bytes are exactly those of the same file in the previous ``dist/`` is
+    linked to it rather than written again (after one file changed, nearly every file is
+    unchanged, and a link costs a small fraction of a new file); the bytes are compared,
+    never assumed.  ``linked`` tells that the previous folder's files are shared, so that
+    it is deleted before the new folder is fingerprinted (unlinking a name changes the
+    times of the file it names).
+    """
+
+    def __init__(self, staging: Path, previous: Path | None) -> None:
+        self.staging = staging
+        self.previous = previous
+        self.linked = 0
+        self._folders: set[str] = set()
+
+    def folder(self, relative: str) -> None:
+        parent, _, _ = relative.rpartition("/")
+        if parent and parent not in self._folders:
+            os.makedirs(self.staging / parent, exist_ok=True)
+            self._folders.add(parent)
+        os.mkdir(self.staging / relative)
+
+    def put(self, relative: str, data: bytes) -> None:
+        target = self.staging / relative
+        if self.previous is not None and self._same(self.previous / relative, data):
+            try:
+                os.link(self.previous / relative, target, follow_symlinks=False)
+                self.linked += 1
+                return
+            except OSError:  # another file system, or no hard links there: write it
+                pass
+        with open(target, "xb") as stream:
+            stream.write(data)
+
+    @staticmethod
+    def _same(path: Path, data: bytes) -> bool:
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+                return False
+            with open(path, "rb") as stream:
+                return stream.read(len(data) + 1) == data
+        except OSError:
+            return False
 
 
 def emit_dist(
@@ -167,13 +257,16 @@ def emit_dist(
     remove_leftovers(out)
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out), dir=out.parent))
     staging.chmod(0o755)  # mkdtemp makes it private; dist/ is as readable as the sources
+    previous = out if out.is_dir() and not out.is_symlink() else None
+    writer = _Writer(staging, previous)
     try:
         for tool in tools:
-            folder = staging / "tools" / tool.info.name
-            _write(folder / "bundle.zip", tool.files.archive)
-            _write(folder / "input.schema.json", json_bytes(tool.files.input_schema, sort_keys=False))
+            folder = f"tools/{tool.info.name}"
+            writer.folder(folder)
+            writer.put(f"{folder}/bundle.zip", tool.files.archive)
+            writer.put(f"{folder}/input.schema.json", json_bytes(tool.files.input_schema, sort_keys=False))
             if tool.files.output_schema is not None:
-                _write(folder / "output.schema.json", json_bytes(tool.files.output_schema, sort_keys=False))
+                writer.put(f"{folder}/output.schema.json", json_bytes(tool.files.output_schema, sort_keys=False))
             definition = {
                 "type": "function",
                 "name": tool.info.name,
@@ -181,34 +274,40 @@ def emit_dist(
                 "parameters": tool.files.parameters,
                 "strict": tool.info.settings[STRICT],
             }
-            _write(folder / "tool.json", json_bytes(definition, sort_keys=False))
+            writer.put(f"{folder}/tool.json", json_bytes(definition, sort_keys=False))
         for skill in skills:
             if skill.archive is not None:
-                _write(staging / "skills" / skill.info.name / "condition.zip", skill.archive)
-        _write(staging / MANIFEST, json_bytes(_manifest(agent, skills, tools, warnings, digest).document()))
+                writer.folder(f"skills/{skill.info.name}")
+                writer.put(f"skills/{skill.info.name}/condition.zip", skill.archive)
+        writer.put(MANIFEST, json_bytes(_manifest(agent, skills, tools, warnings, digest).document()))
         found = check(staging) if check is not None else []
         if any(item.severity is Severity.ERROR for item in found):
             shutil.rmtree(staging, ignore_errors=True)
             return found
-        _swap(staging, out, config.root / TRASH_DIR)
+        _swap(staging, out, config.root / TRASH_DIR, at_once=writer.linked > 0)
         return found
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
 
 
-def _swap(staging: Path, out: Path, trash: Path) -> None:
+def _swap(staging: Path, out: Path, trash: Path, *, at_once: bool) -> None:
+    """Put ``staging`` in the place of ``out`` and delete the previous folder: now if
+    ``at_once`` (it shares files with the new one), else after the command has answered."""
     if not out.exists():
         staging.rename(out)
         return
     if _exchange(staging, out):
-        _discard(staging, trash)  # it now holds the previous dist/
-        return
-    retired = Path(tempfile.mkdtemp(prefix=retired_prefix(out), dir=out.parent))
-    retired.rmdir()
-    out.rename(retired)
-    staging.rename(out)
-    _discard(retired, trash)
+        retired = staging  # it now holds the previous dist/
+    else:
+        retired = Path(tempfile.mkdtemp(prefix=retired_prefix(out), dir=out.parent))
+        retired.rmdir()
+        out.rename(retired)
+        staging.rename(out)
+    if at_once:
+        shutil.rmtree(retired, ignore_errors=True)
+    else:
+        _discard(retired, trash)
 
 
 def _discard(folder: Path, trash: Path) -> None:

@@ -1,10 +1,9 @@
-"""Read the definitions of one module with LibCST: classes, functions, parameters and assignments.
+"""Read the definitions of one module from its ``ast`` tree: classes, functions, parameters, assignments.
 
-A ``DefinitionReader`` pairs each statement of a block with its ``ast`` twin (the two
-trees list a block's statements in the same order) and reads what the compiler
-reasons about: a class's bases, keywords, decorators, class-level attributes and
-method signatures; a function's decorators, parameters, return annotation and
-docstring; the names an assignment binds.  Function bodies are never visited.
+A ``DefinitionReader`` reads what the compiler reasons about: a class's bases,
+keywords, decorators, class-level attributes and method signatures; a function's
+decorators, parameters, return annotation and docstring; the names an assignment
+binds.  Function bodies are never visited.
 """
 
 from __future__ import annotations
@@ -12,96 +11,58 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 
-import libcst as cst
+from .index_expressions import ExpressionReader
+from .types import ClassInfo, Expr, FunctionInfo, Param, Pos, ValueBinding
 
-from .index_expressions import ExpressionReader, item_at
-from .types import ClassInfo, Expr, FunctionInfo, NodePath, Param, Pos, ValueBinding
+__all__ = ["DefinitionReader"]
 
-__all__ = ["DefinitionReader", "suite_block"]
-
-
-def _statements(body: Sequence[cst.CSTNode], prefix: NodePath) -> Iterator[tuple[cst.CSTNode, NodePath]]:
-    """Yield each statement of a block, small statements of a line one by one.
-
-    The order matches ``ast``'s list of statements for the same block.
-    """
-    for index, statement in enumerate(body):
-        if isinstance(statement, cst.SimpleStatementLine):
-            for inner, small in enumerate(statement.body):
-                yield small, (*prefix, index, "body", inner)
-        else:
-            yield statement, (*prefix, index)
-
-
-def suite_block(node: cst.BaseSuite, path: NodePath) -> tuple[Sequence[cst.CSTNode], NodePath]:
-    """The statements of a suite and their path (an indented block or ``: stmt; stmt``)."""
-    if isinstance(node, cst.IndentedBlock | cst.SimpleStatementSuite):
-        return node.body, (*path, "body")
-    return (), path
+#: Statements of a class body that neither define anything nor are skipped over.
+_INERT = (ast.Expr, ast.Pass, ast.Import, ast.ImportFrom)
 
 
 class DefinitionReader(ExpressionReader):
     """Reads definitions statement by statement; ``index`` walks the blocks of a module with it."""
 
-    def __init__(self, module: cst.Module, source: bytes) -> None:
-        super().__init__(module, source)
+    def __init__(self, source: bytes) -> None:
+        super().__init__(source)
         #: The statement being indexed, where a ``RecursionError`` is reported.
         self.statement = Pos(1, 0)
 
-    def _paired(
-        self, body: Sequence[cst.CSTNode], prefix: NodePath, ast_body: Sequence[ast.stmt] | None
-    ) -> Iterator[tuple[cst.CSTNode, NodePath, Pos, ast.stmt | None]]:
-        """Pair each statement with its ``ast`` twin and its exact position."""
-        nodes = list(_statements(body, prefix))
-        twins: Sequence[ast.stmt | None]
-        if ast_body is not None and len(ast_body) == len(nodes):
-            twins = ast_body
-        else:
-            twins = [None] * len(nodes)
-        for (node, path), twin in zip(nodes, twins, strict=True):
-            self.statement = self._pos(twin, path)
-            yield node, path, self.statement, twin
+    def _placed(self, body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, Pos]]:
+        """Each statement of a block with its position, noted as the one being indexed."""
+        for node in body:
+            self.statement = self._pos(node)
+            yield node, self.statement
 
     # --- definitions ------------------------------------------------------------------
 
-    def _class(
-        self, node: cst.ClassDef, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
-    ) -> ClassInfo:
-        ast_class = twin if isinstance(twin, ast.ClassDef) else None
-        docstring = node.get_docstring()  # before the body moves ``statement`` on
-        bases: list[Expr] = []
-        keywords: list[tuple[str, Expr]] = []
-        for index, arg in enumerate(node.bases):
-            base_twin = item_at(ast_class.bases if ast_class else None, index)
-            bases.append(self._expr(arg.value, (*path, "bases", index, "value"), pos, base_twin))
-        keyword_index = 0
-        for index, arg in enumerate(node.keywords):
-            keyword_twin = item_at(ast_class.keywords if ast_class else None, keyword_index)
-            keyword_index += 1
-            if arg.keyword is not None:
-                value_twin = keyword_twin.value if isinstance(keyword_twin, ast.keyword) else None
-                value = self._expr(arg.value, (*path, "keywords", index, "value"), pos, value_twin)
-                keywords.append((arg.keyword.value, value))
+    def _class(self, node: ast.ClassDef, pos: Pos, branch: str | None) -> ClassInfo:
+        docstring = ast.get_docstring(node)
+        alone = len(node.bases) + len(node.keywords) == 1
+        bases: list[Expr] = [
+            # ``class A(*bases)``: the starred name, placed at its star
+            self._expr(base.value, base, alone) if isinstance(base, ast.Starred) else self._expr(base, wrapped=alone)
+            for base in node.bases
+        ]
+        keywords = [(item.arg, self._expr(item.value)) for item in node.keywords if item.arg is not None]
         attributes: list[ValueBinding] = []
         methods: list[FunctionInfo] = []
-        body, prefix = suite_block(node.body, (*path, "body"))
-        ast_body = ast_class.body if ast_class else None
         nested: list[tuple[str, Pos]] = []
         skipped: list[Pos] = []
-        for statement, statement_path, statement_pos, statement_twin in self._paired(body, prefix, ast_body):
-            if isinstance(statement, cst.Assign | cst.AnnAssign):
-                attributes.extend(self._bindings(statement, statement_path, statement_pos, statement_twin, None))
-            elif isinstance(statement, cst.FunctionDef):
-                methods.append(self._function(statement, statement_path, statement_pos, statement_twin, None))
-            elif isinstance(statement, cst.ClassDef):
-                nested.append((statement.name.value, statement_pos))
-            elif not isinstance(statement, cst.Expr | cst.Pass | cst.Import | cst.ImportFrom):
+        for statement, statement_pos in self._placed(node.body):
+            if isinstance(statement, ast.Assign | ast.AnnAssign):
+                attributes.extend(self._bindings(statement, statement_pos, None))
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                methods.append(self._function(statement, statement_pos, None))
+            elif isinstance(statement, ast.ClassDef):
+                nested.append((statement.name, statement_pos))
+            elif not isinstance(statement, _INERT):
                 skipped.append(statement_pos)
         return ClassInfo(
-            name=node.name.value,
+            name=node.name,
             bases=tuple(bases),
             keywords=tuple(keywords),
-            decorators=self._decorators(node.decorators, path, pos, ast_class.decorator_list if ast_class else None),
+            decorators=tuple(self._expr(item) for item in node.decorator_list),
             attributes=tuple(attributes),
             methods=tuple(methods),
             docstring=docstring,
@@ -111,164 +72,62 @@ class DefinitionReader(ExpressionReader):
             skipped=tuple(skipped),
         )
 
-    def _decorators(
-        self,
-        decorators: Sequence[cst.Decorator],
-        path: NodePath,
-        pos: Pos,
-        twins: Sequence[ast.expr] | None,
-    ) -> tuple[Expr, ...]:
-        return tuple(
-            self._expr(item.decorator, (*path, "decorators", index, "decorator"), pos, item_at(twins, index))
-            for index, item in enumerate(decorators)
-        )
-
-    def _function(
-        self, node: cst.FunctionDef, path: NodePath, pos: Pos, twin: ast.stmt | None, branch: str | None
-    ) -> FunctionInfo:
-        ast_function = twin if isinstance(twin, ast.FunctionDef | ast.AsyncFunctionDef) else None
-        arguments = ast_function.args if ast_function else None
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, pos: Pos, branch: str | None) -> FunctionInfo:
+        arguments = node.args
         params: list[Param] = []
         # ast keeps the defaults of positional parameters right-aligned in one list.
-        positional = [*node.params.posonly_params, *node.params.params]
-        ast_positional = [*arguments.posonlyargs, *arguments.args] if arguments else None
-        ast_defaults: list[ast.expr | None] = []
-        if arguments is not None:
-            padding = len(ast_positional or []) - len(arguments.defaults)
-            ast_defaults = [None] * padding + list(arguments.defaults)
-        for index, param in enumerate(positional):
-            only = index < len(node.params.posonly_params)
-            attribute = "posonly_params" if only else "params"
-            offset = index if only else index - len(node.params.posonly_params)
-            params.append(
-                self._param(
-                    param,
-                    "positional_only" if only else "normal",
-                    (*path, "params", attribute, offset),
-                    pos,
-                    item_at(ast_positional, index),
-                    item_at(ast_defaults, index),
-                )
-            )
-        for index, param in enumerate(node.params.kwonly_params):
-            params.append(
-                self._param(
-                    param,
-                    "keyword_only",
-                    (*path, "params", "kwonly_params", index),
-                    pos,
-                    item_at(arguments.kwonlyargs if arguments else None, index),
-                    item_at(arguments.kw_defaults if arguments else None, index),
-                )
-            )
-        star_arg = node.params.star_arg
-        if isinstance(star_arg, cst.Param):
-            params.append(
-                self._param(
-                    star_arg,
-                    "var_positional",
-                    (*path, "params", "star_arg"),
-                    pos,
-                    arguments.vararg if arguments else None,
-                    None,
-                )
-            )
-        if node.params.star_kwarg is not None:
-            params.append(
-                self._param(
-                    node.params.star_kwarg,
-                    "var_keyword",
-                    (*path, "params", "star_kwarg"),
-                    pos,
-                    arguments.kwarg if arguments else None,
-                    None,
-                )
-            )
-        returns = None
-        if node.returns is not None:
-            returns = self._expr(
-                node.returns.annotation,
-                (*path, "returns", "annotation"),
-                pos,
-                ast_function.returns if ast_function else None,
-            )
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+        defaults.extend(arguments.defaults)
+        for index, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
+            kind = "positional_only" if index < len(arguments.posonlyargs) else "normal"
+            params.append(self._param(arg, kind, default))
+        for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+            params.append(self._param(arg, "keyword_only", default))
+        if arguments.vararg is not None:
+            params.append(self._param(arguments.vararg, "var_positional", None))
+        if arguments.kwarg is not None:
+            params.append(self._param(arguments.kwarg, "var_keyword", None))
         return FunctionInfo(
-            name=node.name.value,
+            name=node.name,
             params=tuple(params),
-            decorators=self._decorators(
-                node.decorators, path, pos, ast_function.decorator_list if ast_function else None
-            ),
-            is_async=node.asynchronous is not None,
-            docstring=node.get_docstring(),
-            returns=returns,
+            decorators=tuple(self._expr(item) for item in node.decorator_list),
+            is_async=isinstance(node, ast.AsyncFunctionDef),
+            docstring=ast.get_docstring(node),
+            returns=self._expr(node.returns) if node.returns is not None else None,
             pos=pos,
             branch=branch,
         )
 
-    def _param(
-        self,
-        param: cst.Param,
-        kind: str,
-        path: NodePath,
-        statement: Pos,
-        twin: ast.arg | None,
-        default_twin: ast.expr | None,
-    ) -> Param:
-        annotation = None
-        if param.annotation is not None:
-            annotation = self._expr(
-                param.annotation.annotation,
-                (*path, "annotation", "annotation"),
-                statement,
-                twin.annotation if twin is not None else None,
-            )
-        default = None
-        if param.default is not None:
-            default = self._expr(param.default, (*path, "default"), statement, default_twin)
+    def _param(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
         return Param(
-            name=param.name.value,
+            name=arg.arg,
             kind=kind,  # type: ignore[arg-type]
-            annotation=annotation,
-            default=default,
-            pos=self._pos(twin, path, statement),
+            annotation=self._expr(arg.annotation) if arg.annotation is not None else None,
+            default=self._expr(default) if default is not None else None,
+            pos=self._pos(arg),
         )
 
-    def _bindings(
-        self,
-        node: cst.Assign | cst.AnnAssign,
-        path: NodePath,
-        pos: Pos,
-        twin: ast.stmt | None,
-        branch: str | None,
-    ) -> list[ValueBinding]:
-        value_twin = twin.value if isinstance(twin, ast.Assign | ast.AnnAssign) else None
-        value = None
-        if node.value is not None:
-            value = self._expr(node.value, (*path, "value"), pos, value_twin)
-        if isinstance(node, cst.AnnAssign):
-            annotation = self._expr(
-                node.annotation.annotation,
-                (*path, "annotation", "annotation"),
-                pos,
-                twin.annotation if isinstance(twin, ast.AnnAssign) else None,
-            )
-            if isinstance(node.target, cst.Name):
-                return [ValueBinding(node.target.value, value, annotation, pos, branch)]
+    def _bindings(self, node: ast.Assign | ast.AnnAssign, pos: Pos, branch: str | None) -> list[ValueBinding]:
+        value = self._expr(node.value) if node.value is not None else None
+        if isinstance(node, ast.AnnAssign):
+            annotation = self._expr(node.annotation)
+            if isinstance(node.target, ast.Name):
+                return [ValueBinding(node.target.id, value, annotation, pos, branch)]
             return []
         found: list[ValueBinding] = []
         for target in node.targets:
-            for name in _target_names(target.target):
-                # Unpacking binds each name to a part of the value, which is not known here.
-                bound = value if isinstance(target.target, cst.Name) else None
-                found.append(ValueBinding(name, bound, None, pos, branch))
+            # Unpacking binds each name to a part of the value, which is not known here.
+            bound = value if isinstance(target, ast.Name) else None
+            found.extend(ValueBinding(name, bound, None, pos, branch) for name in _target_names(target))
         return found
 
 
-def _target_names(target: cst.BaseExpression) -> Iterator[str]:
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, cst.Tuple | cst.List):
-        for element in target.elements:
-            yield from _target_names(element.value)
-    elif isinstance(target, cst.StarredElement):
+def _target_names(target: ast.expr) -> Iterator[str]:
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Tuple | ast.List):
+        for element in target.elts:
+            yield from _target_names(element)
+    elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)

@@ -1,24 +1,25 @@
-"""Read LibCST expressions into index values, each placed at the position ``ast`` gives it.
+"""Read ``ast`` expressions into index values, each at the position CPython gives it.
 
 An ``ExpressionReader`` turns names, literals, calls, containers, subscripts and binary
 operations into the plain values of ``types`` (``Ref``, ``Const``, ``Call``, ...);
 anything else, and anything nested deeper than ``_EXPRESSION_DEPTH``, becomes a
-``Dynamic`` holding its source text.  It never raises for user code.
+``Dynamic`` holding its source text (with the parentheses that are its own, as a
+concrete syntax tree would hold them) and the name of its kind.  It never raises for
+user code.
 
-Positions come from the expression's ``ast`` twin, passed in alongside it: exact, and
-the ones editors and CPython's own errors show.  Without a twin a value is placed at
-its statement, with its node path, and ``locate`` finds its position on demand.
+Positions are the nodes' own: exact, and the ones editors and CPython's own errors
+show, with columns counted in characters.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar, cast
 
-import libcst as cst
-
-from .types import BinOp, Call, Const, Container, Dynamic, Expr, NodePath, Pos, Ref, Subscript
+from .types import BinOp, Call, Const, Container, Dynamic, Expr, Pos, Ref, Subscript
 
 __all__ = ["ExpressionReader", "dotted_name", "item_at"]
 
@@ -26,22 +27,33 @@ __all__ = ["ExpressionReader", "dotted_name", "item_at"]
 #: so that no index value is too deep to pickle, compare or walk.
 _EXPRESSION_DEPTH = 100
 _DYNAMIC_TEXT_LIMIT = 80
-_BINARY_OPERATORS = {
-    cst.BitOr: "|",
-    cst.BitAnd: "&",
-    cst.Add: "+",
-    cst.Subtract: "-",
-    cst.Multiply: "*",
-    cst.Divide: "/",
-    cst.FloorDivide: "//",
-    cst.Modulo: "%",
-    cst.Power: "**",
-    cst.BitXor: "^",
-    cst.LeftShift: "<<",
-    cst.RightShift: ">>",
-    cst.MatrixMultiply: "@",
+_BINARY_OPERATORS: dict[type[ast.operator], str] = {
+    ast.BitOr: "|",
+    ast.BitAnd: "&",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.MatMult: "@",
 }
-_CONSTANT_NAMES = {"True": True, "False": False, "None": None}
+#: A dynamic value's kind, by the name the rest of the compiler knows it by (``Lambda``).
+_KINDS = {
+    "Compare": "Comparison",
+    "BoolOp": "BooleanOperation",
+    "UnaryOp": "UnaryOperation",
+    "JoinedStr": "FormattedString",
+    "Starred": "StarredElement",
+    "YieldFrom": "Yield",
+}
+_NUMBERS = (int, float, complex)
+_LITERALS = (str, bytes, int, float, complex, bool, type(None), type(...))
+_SPACE = b" \t\f\\\r\n"
 
 _T = TypeVar("_T")
 
@@ -51,184 +63,238 @@ def item_at(items: Sequence[_T] | None, index: int) -> _T | None:
     return items[index] if items is not None and index < len(items) else None
 
 
+def _utf8(source: bytes) -> bytes:
+    """The source as UTF-8, the encoding ``ast`` counts columns in, whatever the file declares."""
+    if source.isascii():
+        return source
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError:
+        return source
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8", "utf-8-sig"):
+        return source
+    return source.decode(encoding).encode("utf-8")
+
+
 class ExpressionReader:
     """Reads the expressions of one module; its subclasses read the statements around them."""
 
-    def __init__(self, module: cst.Module, source: bytes) -> None:
-        self.module = module
-        # ast counts columns in UTF-8 bytes of the decoded text, whatever the file's encoding.
-        encoding = module.encoding.lower().replace("_", "-")
-        if encoding not in ("utf-8", "utf8"):
-            source = source.decode(module.encoding).encode("utf-8")
-        self.lines = source.splitlines()
+    def __init__(self, source: bytes) -> None:
+        self.lines = _utf8(source).splitlines()
         #: How many expressions deep ``_expr`` is.
         self.depth = 0
 
     # --- positions ------------------------------------------------------------------
 
-    def _pos(self, twin: ast.AST | None, path: NodePath, statement: Pos | None = None) -> Pos:
-        """The exact position of ``twin``; without one, the statement's and the path."""
-        line = getattr(twin, "lineno", None)
-        if line is None:
-            base = statement or Pos(0, 0)
-            return Pos(base.line, base.col, Pos.encode(path), exact=False)
-        offset: int = getattr(twin, "col_offset", 0)
+    def _pos(self, node: ast.AST) -> Pos:
+        """The position of ``node``, its column in characters (``ast`` counts UTF-8 bytes)."""
+        line: int = getattr(node, "lineno", 0)
+        offset: int = getattr(node, "col_offset", 0)
         raw = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
-        if not raw.isascii():  # ast counts bytes; a column counts characters
+        if not raw.isascii():
             offset = len(raw[:offset].decode("utf-8", "replace"))
         return Pos(line, offset)
 
     # --- expressions ------------------------------------------------------------------
 
-    def _expr(self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None) -> Expr:
-        """``node`` as an index value; dynamic past ``_EXPRESSION_DEPTH`` levels."""
+    def _expr(self, node: ast.expr, at: ast.AST | None = None, wrapped: bool = False) -> Expr:
+        """``node`` as an index value, placed at ``at`` (``node`` itself unless told);
+        dynamic past ``_EXPRESSION_DEPTH`` levels.  ``wrapped``: the parentheses right
+        around ``node`` are its parent's (a call's only argument), not its own."""
+        pos = self._pos(at or node)
         if self.depth >= _EXPRESSION_DEPTH:
-            return self._dynamic(node, self._pos(twin, path, statement))
+            return self._dynamic(node, pos, wrapped)
         self.depth += 1
         try:
-            return self._expression(node, path, statement, twin)
-        except RecursionError:  # LibCST's evaluated_value of a thousand implicitly joined strings
-            return self._dynamic(node, self._pos(twin, path, statement))
+            return self._expression(node, pos, wrapped)
         finally:
             self.depth -= 1
 
-    def _expression(self, node: cst.BaseExpression, path: NodePath, statement: Pos, twin: ast.AST | None) -> Expr:
-        pos = self._pos(twin, path, statement)
-        if isinstance(node, cst.Name):
-            if node.value in _CONSTANT_NAMES:
-                return Const(_CONSTANT_NAMES[node.value], pos)
-            return Ref(node.value, pos)
-        if isinstance(node, cst.Attribute):
+    def _expression(self, node: ast.expr, pos: Pos, wrapped: bool) -> Expr:
+        if isinstance(node, ast.Name):
+            return Ref(node.id, pos)
+        if isinstance(node, ast.Constant):
+            return Const(node.value, pos) if isinstance(node.value, _LITERALS) else self._dynamic(node, pos, wrapped)
+        if isinstance(node, ast.Attribute):
             dotted = dotted_name(node)
-            return Ref(dotted, pos) if dotted else self._dynamic(node, pos)
-        if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
-            value = node.evaluated_value
-            return Const(value, pos) if value is not None else self._dynamic(node, pos)
-        if isinstance(node, cst.Integer | cst.Float | cst.Imaginary):
-            return Const(node.evaluated_value, pos)
-        if isinstance(node, cst.Ellipsis):
-            return Const(..., pos)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
-            operand = node.expression
-            if isinstance(operand, cst.Integer | cst.Float | cst.Imaginary):
-                number = operand.evaluated_value
-                return Const(-number if isinstance(node.operator, cst.Minus) else number, pos)
-        if isinstance(node, cst.Call):
-            return self._call(node, path, statement, pos, twin if isinstance(twin, ast.Call) else None)
-        if isinstance(node, cst.List | cst.Tuple | cst.Set):
-            elements = twin.elts if isinstance(twin, ast.List | ast.Tuple | ast.Set) else None
-            items: list[Expr] = []
-            has_star = False
-            for index, element in enumerate(node.elements):
-                if isinstance(element, cst.StarredElement):
-                    has_star = True
-                    continue
-                items.append(
-                    self._expr(element.value, (*path, "elements", index, "value"), statement, item_at(elements, index))
-                )
-            kind = {cst.List: "list", cst.Tuple: "tuple", cst.Set: "set"}[type(node)]
-            return Container(kind, tuple(items), pos, has_star=has_star)  # type: ignore[arg-type]
-        if isinstance(node, cst.Dict):
-            ast_dict = twin if isinstance(twin, ast.Dict) else None
+            return Ref(dotted, pos) if dotted else self._dynamic(node, pos, wrapped)
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.USub | ast.UAdd)
+            and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) in _NUMBERS
+        ):
+            number = cast(complex, node.operand.value)  # an int, float or complex: checked above
+            return Const(-number if isinstance(node.op, ast.USub) else number, pos)
+        if isinstance(node, ast.Call):
+            return self._call(node, pos)
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            items = tuple(self._expr(element) for element in node.elts if not isinstance(element, ast.Starred))
+            kind: Literal["list", "tuple", "set"] = (
+                "list" if isinstance(node, ast.List) else "tuple" if isinstance(node, ast.Tuple) else "set"
+            )
+            has_star = any(isinstance(element, ast.Starred) for element in node.elts)
+            return Container(kind, items, pos, has_star=has_star)
+        if isinstance(node, ast.Dict):
             keys: list[Expr | None] = []
             values: list[Expr] = []
-            has_star = False
-            for index, entry in enumerate(node.elements):
-                if isinstance(entry, cst.DictElement):
-                    keys.append(
-                        self._expr(
-                            entry.key,
-                            (*path, "elements", index, "key"),
-                            statement,
-                            item_at(ast_dict.keys if ast_dict else None, index),
-                        )
-                    )
-                    values.append(
-                        self._expr(
-                            entry.value,
-                            (*path, "elements", index, "value"),
-                            statement,
-                            item_at(ast_dict.values if ast_dict else None, index),
-                        )
-                    )
-                else:
-                    has_star = True
-            return Container("dict", tuple(values), pos, keys=tuple(keys), has_star=has_star)
-        if isinstance(node, cst.Subscript):
-            ast_subscript = twin if isinstance(twin, ast.Subscript) else None
-            subject = self._expr(
-                node.value, (*path, "value"), statement, ast_subscript.value if ast_subscript else None
-            )
-            slice_twins: Sequence[ast.AST] | None = None
-            if ast_subscript is not None:
-                single = len(node.slice) == 1 and not isinstance(node.slice[0].comma, cst.Comma)
-                inner = ast_subscript.slice
-                slice_twins = [inner] if single else (inner.elts if isinstance(inner, ast.Tuple) else None)
-            parts: list[Expr] = []
-            for index, part in enumerate(node.slice):
-                part_path = (*path, "slice", index, "slice", "value")
-                if isinstance(part.slice, cst.Index) and part.slice.star is None:
-                    parts.append(self._expr(part.slice.value, part_path, statement, item_at(slice_twins, index)))
-                else:
-                    slice_path = part_path[:-1]  # a slice a:b is no Index: it has no .value
-                    parts.append(
-                        self._dynamic(part.slice, self._pos(item_at(slice_twins, index), slice_path, statement))
-                    )
-            return Subscript(subject, tuple(parts), pos)
-        if isinstance(node, cst.BinaryOperation):
-            ast_binop = twin if isinstance(twin, ast.BinOp) else None
-            return BinOp(
-                _BINARY_OPERATORS.get(type(node.operator), "?"),
-                self._expr(node.left, (*path, "left"), statement, ast_binop.left if ast_binop else None),
-                self._expr(node.right, (*path, "right"), statement, ast_binop.right if ast_binop else None),
-                pos,
-            )
-        return self._dynamic(node, pos)
+            for key, value in zip(node.keys, node.values, strict=True):
+                if key is not None:
+                    keys.append(self._expr(key))
+                    values.append(self._expr(value))
+            return Container("dict", tuple(values), pos, keys=tuple(keys), has_star=None in node.keys)
+        if isinstance(node, ast.Subscript):
+            return Subscript(self._expr(node.value), self._slice(node.slice), pos)
+        if isinstance(node, ast.BinOp):
+            operator = _BINARY_OPERATORS.get(type(node.op), "?")
+            return BinOp(operator, self._expr(node.left), self._expr(node.right), pos)
+        return self._dynamic(node, pos, wrapped)
 
-    def _call(self, node: cst.Call, path: NodePath, statement: Pos, pos: Pos, twin: ast.Call | None) -> Call:
-        func = self._expr(node.func, (*path, "func"), statement, twin.func if twin else None)
-        args: list[Expr] = []
-        kwargs: list[tuple[str, Expr]] = []
-        has_star = False
-        # ast splits positional (with *x) and keyword (with **x) arguments, each in order.
-        positional = keyword = 0
-        for index, arg in enumerate(node.args):
-            arg_path = (*path, "args", index, "value")
-            if arg.keyword is not None or arg.star == "**":
-                keyword_twin = item_at(twin.keywords if twin else None, keyword)
-                keyword += 1
-                if arg.star == "**":
-                    has_star = True
-                    continue
-                value_twin = keyword_twin.value if isinstance(keyword_twin, ast.keyword) else None
-                assert arg.keyword is not None
-                kwargs.append((arg.keyword.value, self._expr(arg.value, arg_path, statement, value_twin)))
+    def _slice(self, node: ast.expr) -> tuple[Expr, ...]:
+        """The items of ``x[...]``: one, unless the brackets hold a tuple without parentheses of its own."""
+        if not isinstance(node, ast.Tuple) or self._parenthesized(node):
+            parts = [node]
+        else:
+            parts = node.elts
+        items: list[Expr] = []
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                items.append(self._dynamic(part, self._pos(part), False))
+            elif isinstance(part, ast.Starred):  # x[*a]: the element, star and all
+                items.append(Dynamic("Index", self._text(part, False), self._pos(part)))
             else:
-                positional_twin = item_at(twin.args if twin else None, positional)
-                positional += 1
-                if arg.star == "*":
-                    has_star = True
-                    continue
-                args.append(self._expr(arg.value, arg_path, statement, positional_twin))
-        return Call(func, tuple(args), tuple(kwargs), pos, has_star)
+                items.append(self._expr(part))
+        return tuple(items)
 
-    def _dynamic(self, node: cst.CSTNode, pos: Pos) -> Dynamic:
-        try:
-            text = " ".join(self.module.code_for_node(node).split())
-        except RecursionError:  # LibCST's code generator recurses once per level of nesting
-            text = "..."
+    def _call(self, node: ast.Call, pos: Pos) -> Call:
+        alone = len(node.args) + len(node.keywords) == 1
+        args = tuple(self._expr(arg, wrapped=alone) for arg in node.args if not isinstance(arg, ast.Starred))
+        kwargs = tuple((item.arg, self._expr(item.value)) for item in node.keywords if item.arg is not None)
+        has_star = any(isinstance(arg, ast.Starred) for arg in node.args) or any(
+            item.arg is None for item in node.keywords
+        )
+        return Call(self._expr(node.func), args, kwargs, pos, has_star)
+
+    def _dynamic(self, node: ast.AST, pos: Pos, wrapped: bool) -> Dynamic:
+        kind = type(node).__name__
+        if isinstance(node, ast.JoinedStr) and self._joined(node):
+            kind = "ConcatenatedString"
+        return Dynamic(_KINDS.get(kind, kind), self._text(node, wrapped), pos)
+
+    # --- source text ------------------------------------------------------------------
+
+    def _text(self, node: ast.AST, wrapped: bool) -> str:
+        """The source of ``node`` with its own parentheses, on one line, cut to ``_DYNAMIC_TEXT_LIMIT``."""
+        start = (getattr(node, "lineno", 1) - 1, getattr(node, "col_offset", 0))
+        end = (getattr(node, "end_lineno", None) or start[0] + 1) - 1, getattr(node, "end_col_offset", None) or 0
+        before, after = self._parentheses_before(start), self._parentheses_after(end)
+        own = min(len(before), len(after))
+        if isinstance(node, ast.GeneratorExp) and wrapped and not before:
+            # The only argument of a call: ``ast`` counts the call's parentheses as its own.
+            start, end = (start[0], start[1] + 1), (end[0], end[1] - 1)
+        elif wrapped and own:
+            own -= 1
+        if own:
+            start, end = before[own - 1], after[own - 1]
+        text = " ".join(self._segment(start, end).split())
         if len(text) > _DYNAMIC_TEXT_LIMIT:
             text = text[: _DYNAMIC_TEXT_LIMIT - 3] + "..."
-        return Dynamic(type(node).__name__, text, pos)
+        return text
+
+    def _segment(self, start: tuple[int, int], end: tuple[int, int]) -> str:
+        if start[0] == end[0]:
+            chunk = self.lines[start[0]][start[1] : end[1]] if start[0] < len(self.lines) else b""
+        else:
+            chunk = b"\n".join(
+                [self.lines[start[0]][start[1] :], *self.lines[start[0] + 1 : end[0]], self.lines[end[0]][: end[1]]]
+            )
+        return chunk.decode("utf-8", "replace")
+
+    def _parentheses_before(self, start: tuple[int, int]) -> list[tuple[int, int]]:
+        """Where each ``(`` right before ``start`` is (nearest first), whitespace between."""
+        found: list[tuple[int, int]] = []
+        line, col = start
+        while 0 <= line < len(self.lines):
+            text = self.lines[line]
+            while col > 0 and text[col - 1] in _SPACE:
+                col -= 1
+            if col > 0 and text[col - 1] == ord("("):
+                col -= 1
+                found.append((line, col))
+                continue
+            if col > 0:
+                break
+            line -= 1
+            col = len(self.lines[line]) if line >= 0 else 0
+        return found
+
+    def _parentheses_after(self, end: tuple[int, int]) -> list[tuple[int, int]]:
+        """Where each ``)`` right after ``end`` ends (nearest first); whitespace and comments between."""
+        found: list[tuple[int, int]] = []
+        line, col = end
+        while 0 <= line < len(self.lines):
+            text = self.lines[line]
+            while col < len(text) and text[col] in _SPACE:
+                col += 1
+            if col < len(text) and text[col] == ord(")"):
+                col += 1
+                found.append((line, col))
+                continue
+            if col < len(text) and text[col] != ord("#"):
+                break
+            line, col = line + 1, 0
+        return found
+
+    def _joined(self, node: ast.JoinedStr) -> bool:
+        """Whether an f-string is several literals side by side (``"a" f"{b}"``), as ``ast`` joins them."""
+        start = (node.lineno - 1, node.col_offset)
+        end = ((node.end_lineno or node.lineno) - 1, node.end_col_offset or 0)
+        literals = depth = 0
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(self._segment(start, end)).readline):
+                name = tokenize.tok_name[token.type]
+                if name in ("STRING", "FSTRING_START") and not depth:
+                    literals += 1
+                depth += 1 if name == "FSTRING_START" else -1 if name == "FSTRING_END" else 0
+        except (tokenize.TokenError, SyntaxError):
+            return False
+        return literals > 1
+
+    def _parenthesized(self, node: ast.Tuple) -> bool:
+        """Whether a tuple has parentheses of its own: ``x[(a, b)]``, not ``x[a, b]`` or ``x[(a), b]``.
+
+        Between its elements there are only commas, parentheses, whitespace and comments:
+        the first ``(`` is the tuple's if it closes only at the tuple's end.
+        """
+        if not node.elts:
+            return True
+        bounds = [(node.lineno - 1, node.col_offset)]
+        for element in node.elts:
+            bounds.append((element.lineno - 1, element.col_offset))
+            bounds.append(((element.end_lineno or element.lineno) - 1, element.end_col_offset or 0))
+        bounds.append(((node.end_lineno or node.lineno) - 1, node.end_col_offset or 0))
+        gaps = [self._segment(bounds[index], bounds[index + 1]) for index in range(0, len(bounds), 2)]
+        if not gaps[0].startswith("("):
+            return False
+        text = "".join(line.partition("#")[0] for gap in gaps for line in gap.split("\n")).rstrip()
+        depth = 0
+        for index, char in enumerate(text):
+            depth += 1 if char == "(" else -1 if char == ")" else 0
+            if not depth:
+                return index == len(text) - 1
+        return False
 
 
-def dotted_name(node: cst.BaseExpression) -> str | None:
+def dotted_name(node: ast.expr) -> str | None:
     """``a.b.c`` for a chain of names, else ``None``."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):  # a loop: chains may be a thousand links long
-        parts.append(node.attr.value)
+    while isinstance(node, ast.Attribute):  # a loop: chains may be a thousand links long
+        parts.append(node.attr)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    elif parts and isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, bool)):
+        parts.append(repr(node.value))  # ``None.__class__``: a name in the grammar, a constant in ``ast``
+    else:
         return None
-    parts.append(node.value)
     return ".".join(reversed(parts))

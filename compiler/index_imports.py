@@ -19,8 +19,6 @@ import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-import libcst as cst
-
 from .types import Dynamic, ImportBinding, Pos
 
 __all__ = ["ImportScan", "is_type_checking", "scan_imports"]
@@ -39,14 +37,12 @@ class ImportScan:
     reexport_only: bool
 
 
-def is_type_checking(test: ast.expr | cst.BaseExpression) -> bool:
+def is_type_checking(test: ast.expr) -> bool:
     """Whether an ``if`` tests ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``): never true at run time."""
-    if isinstance(test, ast.Name | cst.Name):
-        return (test.id if isinstance(test, ast.Name) else test.value) == "TYPE_CHECKING"
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
     if isinstance(test, ast.Attribute):
         return test.attr == "TYPE_CHECKING"
-    if isinstance(test, cst.Attribute):
-        return test.attr.value == "TYPE_CHECKING"
     return False
 
 

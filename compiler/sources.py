@@ -48,8 +48,10 @@ __all__ = [
     "index_sources",
 ]
 
-#: Below this many files to parse, a process pool costs more than it saves.
-PARALLEL_THRESHOLD = 32
+#: Below this many files to parse, a process pool costs more than it saves: CPython's
+#: parser and the index walk take about half a millisecond per file, sending an index
+#: back from a worker a good part of that, and starting the pool tens of milliseconds.
+PARALLEL_THRESHOLD = 1000
 #: The index cache is split by the first hex digit of each key, so that changing one
 #: file rewrites a sixteenth of it rather than all of it.
 INDEX_SHARDS = "0123456789abcdef"
@@ -249,8 +251,8 @@ def _parse_all(jobs: list[tuple[str, str, bool, bytes]], workers: int) -> list[I
     """Index ``jobs`` with ``workers`` processes, this one included; results in job order.
 
     This process takes a share itself rather than idling while a pool works: on two
-    cores that saves a process start and sending half of the results back.  LibCST is
-    imported before the pool forks, so that the workers inherit it.
+    cores that saves a process start and sending half of the results back.  The indexer
+    is imported before the pool forks, so that the workers inherit it.
     """
     if workers <= 1:
         return _index_chunk(jobs)
@@ -295,46 +297,19 @@ def _load_shards(config: Config) -> dict[str, dict[str, object]]:
     return {shard: load_cache(_shard_path(config, shard), _INDEX_TYPES) for shard in INDEX_SHARDS}
 
 
-def _load_shards_while_parsing(
-    config: Config, guess: list[tuple[str, SourceFile, bytes]]
-) -> tuple[dict[str, dict[str, object]], dict[str, IndexResult]]:
-    """Load the cache while another process parses the files it probably lacks.
-
-    Loading the cache and importing LibCST (for even one changed file) each take about
-    a tenth of a second; side by side they take one.
-    """
-    jobs = [_job(item, content) for _, item, content in guess]
-    started = _start([jobs])
-    if started is None:
-        shards, parsed = _load_shards(config), _index_chunk(jobs)
-    else:
-        pool, (future,) = started
-        with pool:
-            shards = _load_shards(config)
-            parsed = _share_results(future, jobs)
-    return shards, {key: result for (key, _, _), result in zip(guess, parsed, strict=True)}
-
-
 def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True) -> ProjectIndex:
     """Index every module of the snapshot, parsing only what the cache does not know."""
-    early: dict[str, IndexResult] = {}
     if not use_cache:
         shards: dict[str, dict[str, object]] = {shard: {} for shard in INDEX_SHARDS}
     else:
         known = load_cache(config.root / CACHE_DIR / INDEX_KEYS, ())
-        guess = [(key, item, content) for item, key, content in snapshot.files if key not in known]
-        if known and 0 < len(guess) < PARALLEL_THRESHOLD:
-            shards, early = _load_shards_while_parsing(config, guess)
-        else:
-            shards = _load_shards(config)
+        shards = _load_shards(config)
     cached = {key: value for entries in shards.values() for key, value in entries.items()}
     results: dict[str, IndexResult] = {}
     pending: list[tuple[str, SourceFile, bytes]] = []
     for source_file, key, content in snapshot.files:
         if key in cached:
             results[key] = cached[key]  # type: ignore[assignment]
-        elif key in early:
-            results[key] = early[key]
         else:
             pending.append((key, source_file, content))
     workers = _workers(len(pending))
@@ -364,8 +339,7 @@ def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True)
             failed.add(source_file.module)
             problems.extend(result)
     count = len(snapshot.files)
-    parsed_count = len(pending) + len(early)
-    stats = IndexStats(count, parsed_count, count - parsed_count, max(workers, 2 if early else 1))
+    stats = IndexStats(count, len(pending), count - len(pending), workers)
     return ProjectIndex(modules, frozenset(failed - set(modules)), tuple(problems), stats)
 
 

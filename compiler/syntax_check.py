@@ -1,4 +1,4 @@
-"""Ask CPython about a file before LibCST sees it: whether it compiles, and how deep it nests.
+"""Ask CPython about a file before it is indexed: whether it compiles, and how deep it nests.
 
 The ``ast`` tree is compiled (which runs nothing), so that whatever the interpreter
 refuses (``return`` outside a function, a duplicate argument, a misplaced ``from

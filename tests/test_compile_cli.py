@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
-from helpers import SKILL, RunSkill, write_project
+from helpers import SKILL, RunSkill, run_command, write_project
 
 LOOKUP = """from pydantic import BaseModel
 from skillc import Tool
@@ -146,3 +147,85 @@ def _watch(process: subprocess.Popen[str], tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait(timeout=30)
+
+
+GREETER = """from pydantic import BaseModel
+from skillc import Tool
+
+
+class GreetInput(BaseModel):
+    name: str
+
+
+class Greet(Tool):
+    name = "greet"
+    description = "Greet someone."
+    input_schema = GreetInput
+
+    def execute(self, input, ctx):
+        return f"hello {input.name}"
+"""
+TWO_TOOLS = """from skillc import Agent, Skill
+from greet import Greet
+from tools import Lookup
+
+orders = Skill(name="orders", description="Orders.", tools=[Lookup(), Greet()])
+agent = Agent(name="shop", skills=[orders])
+"""
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder``, by relative path, with its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
+    }
+
+
+def _fresh_dist(project: Path, elsewhere: Path) -> dict[str, bytes]:
+    """What a cold ``skill compile`` of a copy of ``project``'s sources writes."""
+    shutil.rmtree(elsewhere, ignore_errors=True)
+    shutil.copytree(project / "src", elsewhere / "src")
+    shutil.copy(project / "pyproject.toml", elsewhere / "pyproject.toml")
+    finished = run_command([str(SKILL), "compile", str(elsewhere)], cwd=elsewhere)
+    assert finished.code == 0, finished.stdout + finished.stderr
+    return _files(elsewhere / "dist")
+
+
+def test_each_watch_compile_writes_what_a_fresh_compile_writes_and_a_broken_one_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The watching process keeps its caches in memory and links the files a change left as
+    they were: its dist/ is still byte for byte a cold compile's, and a change that breaks
+    the build is reported with dist/ left exactly as it was."""
+    project = write_project(tmp_path / "project", {"agent.py": TWO_TOOLS, "tools.py": LOOKUP, "greet.py": GREETER})
+    with subprocess.Popen(
+        [str(SKILL), "compile", "--watch"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    ) as process:
+        try:
+            assert "0 errors" in _read_until(process, "Watching for changes")
+            greet = project / "src/greet.py"
+            greet.write_text(GREETER.replace("Greet someone.", "Greet someone warmly."))
+            assert "0 errors" in _read_until(process, "Watching for changes")
+            written = _files(project / "dist")
+            assert b"Greet someone warmly." in written["tools/greet/tool.json"]
+            assert written == _fresh_dist(project, tmp_path / "fresh")
+
+            greet.write_text(GREETER.replace("class Greet(Tool):", "class Greet(Tool)"))
+            broken = _read_until(process, "Watching for changes")
+            assert "error[skill/syntax-error]" in broken and "dist/ not written" in broken.replace("\n", " ")
+            assert _files(project / "dist") == written
+
+            greet.write_text(GREETER)
+            assert "0 errors" in _read_until(process, "Watching for changes")
+            assert _files(project / "dist") == _fresh_dist(project, tmp_path / "fresh")
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)

@@ -1,6 +1,6 @@
 """A compile leaves no process behind, however it ends, and ``--watch`` outlives a vanishing config.
 
-A project of 32 files or more is indexed with a pool of worker processes.  Killed with
+A project of a thousand files or more is indexed with a pool of worker processes.  Killed with
 SIGKILL or SIGTERM, a compile used to leave its workers blocked forever on their queue;
 they now die with it.  A worker that crashes (a parser bug) costs only the file it was
 reading.  The processes are found through ``/proc``, so most of these tests need Linux.
@@ -29,10 +29,10 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="re
 needs_fork = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(), reason="the pool's workers must inherit the test's patch"
 )
-#: One module of the slow project: 400 small functions, a few hundredths of a second each.
+#: One module of the slow project: 100 small functions, some milliseconds each.
 SLOW_MODULE = "".join(
     f"def helper_{i}(a: int, b: str = 'x') -> dict[str, int]:\n    return {{'a': a + {i}, 'b': len(b)}}\n\n\n"
-    for i in range(400)
+    for i in range(100)
 )
 #: No wait in these tests is longer than this.
 WAIT = 20.0
@@ -64,7 +64,8 @@ def _children(pid: int) -> list[int]:
 
 def _slow_project(root: Path) -> Path:
     """A project with more files than the pool threshold, slow enough to be killed while indexing."""
-    modules = {f"helpers/module_{n}.py": f'"""Helpers {n}."""\n\n\n' + SLOW_MODULE for n in range(40)}
+    count = sources.PARALLEL_THRESHOLD + 8
+    modules = {f"helpers/module_{n}.py": f'"""Helpers {n}."""\n\n\n' + SLOW_MODULE for n in range(count)}
     assert len(modules) >= sources.PARALLEL_THRESHOLD
     return write_project(root, {"agent.py": AGENT, **modules})
 
@@ -243,7 +244,8 @@ def test_watch_reports_a_file_that_vanished_during_a_compile(monkeypatch: pytest
             raise FileNotFoundError(2, "No such file or directory", "pyproject.toml")
         raise KeyboardInterrupt  # the second compile: the user is done watching
 
-    states = iter([{"pyproject.toml": (1, 1)}, {}, {}, {"pyproject.toml": (1, 1)}])
+    # Taken before each compile, then while waiting: gone, still gone, back, and before the second compile.
+    states = iter([{"pyproject.toml": (1, 1)}, {}, {}, {"pyproject.toml": (1, 1)}, {"pyproject.toml": (1, 1)}])
     monkeypatch.setattr(watch, "snapshot", lambda project: next(states))
     monkeypatch.setattr(watch, "POLL_SECONDS", 0)
     output = io.StringIO()

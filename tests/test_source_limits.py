@@ -26,7 +26,7 @@ from skillc.compiler.locate import Locator
 from skillc.compiler.source_tree import read_sources
 from skillc.compiler.sources import Indexed, _index_one
 from skillc.compiler.syntax_check import MAX_NESTING, check_syntax
-from skillc.compiler.types import ModuleIndex, Pos
+from skillc.compiler.types import Const, ModuleIndex, Pos
 
 HEAD = '"""Generated."""\n\nREADY = True\n'
 DEEP = 20_000
@@ -200,18 +200,18 @@ def test_the_nesting_limit_is_where_it_says() -> None:
     assert tree is None and [(d.code, d.line, d.col) for d in problems] == [("skill/syntax-error", 1, 4)]
 
 
-def test_what_is_too_deep_for_the_indexer_itself_is_reported_at_its_statement() -> None:
-    """LibCST's helpers recurse once per joined string: a value is then dynamic, a docstring an error."""
+def test_a_thousand_joined_strings_are_one_literal_and_one_docstring() -> None:
+    """Implicitly joined strings are one constant to CPython's parser: a value, a docstring, no depth."""
     joined = " ".join(["'a'"] * 1500)
     result = _index_one("src/m.py", "m", False, f"READY = True\nVALUE = {joined}\n".encode())
     assert isinstance(result, ModuleIndex)
-    assert [(item.name, type(item.value).__name__) for item in result.assignments] == [
-        ("READY", "Const"),
-        ("VALUE", "Dynamic"),
+    assert [(item.name, item.value) for item in result.assignments] == [
+        ("READY", Const(True, Pos(1, 8))),
+        ("VALUE", Const("a" * 1500, Pos(2, 8))),
     ]
     result = _index_one("src/m.py", "m", False, f"READY = True\n\n\nclass Report:\n    {joined}\n".encode())
-    assert isinstance(result, tuple)
-    assert [(d.code, d.line, d.col) for d in result] == [("skill/syntax-error", 4, 0)]
+    assert isinstance(result, ModuleIndex)
+    assert [(item.name, item.docstring) for item in result.classes] == [("Report", "a" * 1500)]
 
 
 def test_the_locator_keeps_the_statement_position_for_a_file_that_turned_bad(tmp_path: Path) -> None:
