@@ -226,7 +226,8 @@ class _Writer:
     def _same(path: Path, data: bytes) -> bool:
         try:
             info = os.lstat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            # A file with other names (a hard link made from outside dist/) is never shared.
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_size != len(data):
                 return False
             with open(path, "rb") as stream:
                 return stream.read(len(data) + 1) == data

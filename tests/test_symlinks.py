@@ -321,3 +321,28 @@ def test_skill_test_refuses_a_bundle_that_is_a_link_out_of_dist(
     assert "tools/ping/bundle.zip" in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert (compiled / "dist/tools/ping/bundle.zip").is_symlink()
+
+
+def test_a_dist_file_with_another_name_outside_is_never_shared_with_the_next_dist(
+    skill: RunSkill, tmp_path: Path
+) -> None:
+    """Byte-identical files of the previous dist/ are hard-linked into the next one, but
+    not a file that also has a name outside dist/: the next dist/ gets a file of its own."""
+    tools = 'from skillc import tool\n\n\n@tool\ndef ping() -> str:\n    """Ping."""\n    return "hi"\n'
+    agent = 'from skillc import Agent, Skill\n\nfrom tools import ping\n\nagent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
+    project = write_project(tmp_path / "p", {"tools.py": tools, "agent.py": agent})
+    result, _ = _compile(skill, project)
+    assert result.code == 0, result.stderr
+    kept, shared = (
+        project / "dist" / "tools" / "ping" / "tool.json",
+        project / "dist" / "tools" / "ping" / "input.schema.json",
+    )
+    outside = tmp_path / "outside.json"
+    os.link(kept, outside)
+    (project / "src" / "agent.py").write_text(agent + "# changed\n", encoding="utf-8")
+    before = shared.stat().st_ino
+    result, _ = _compile(skill, project)
+    assert result.code == 0, result.stderr
+    assert shared.stat().st_ino == before  # byte-identical and named once: shared
+    assert kept.stat().st_ino != outside.stat().st_ino  # named outside too: a file of its own
+    assert kept.read_bytes() == outside.read_bytes()
