@@ -1,35 +1,56 @@
 """How much does skillc's runtime cost per tool call, and ``skill test`` per start, relative
 to the least the same work could cost?
 
-Two measurements, each reported as a ratio to a baseline measured side by side in the
+Three measurements, each reported as a ratio to a baseline measured side by side in the
 same run (machines are noisy and differ; a ratio of two figures taken together is what
 stays comparable from one machine or one run to the next):
 
 Cost per call
-    One small tool: a pydantic input model of four fields (``order_id: str`` with a
-    pattern, ``quantity: int`` with bounds and a default, ``express: bool = False``,
-    ``tags: list[str] = []``) and an async ``execute`` that returns a small dict.  The
-    median cost of one call, over R rounds of N calls each (default 20 x 2,000), of:
+    Three small tools that take the same pydantic input model of four fields
+    (``order_id: str`` with a pattern, ``quantity: int`` with bounds and a default,
+    ``express: bool = False``, ``tags: list[str] = []``) and return the same four values:
+
+    async tool
+        ``place_order``: an async ``execute`` that returns a dict;
+    sync tool
+        ``place_order_sync``: the same ``execute`` as a plain function;
+    output model
+        ``place_order_typed``: an async ``execute`` that returns a pydantic model, the
+        tool's ``output_schema``.
+
+    For each tool, the median cost of one call, over R rounds of N calls each (default
+    20 x 2,000), of:
 
     skillc
-        the tool compiled into a generated project (``compile_project``), loaded with
+        the tools compiled into a generated project (``compile_project``), loaded with
         ``load_dist`` and called with ``await runtime.call(name, arguments_json, call_id,
-        ctx)``: parse, validate, execute under a timeout, serialize, ``ToolResult``.
+        ctx)``: parse, validate, execute under a timeout, validate the output where there
+        is an output model, serialize, ``ToolResult``.
     floor
-        the same work by hand: ``Model.model_validate_json(text)``, ``await execute(...)``,
-        ``json.dumps(result)``.  No runtime can do less.
+        the same work by hand: ``Model.model_validate_json(text)``, ``execute(...)``
+        (awaited, or called in place for the sync tool: no thread), then ``json.dumps``
+        of the dict, or ``Output.model_validate(result).model_dump_json()``.  No runtime
+        can do less.
     LangChain
-        ``StructuredTool.from_function(coroutine=..., args_schema=Model)`` and
-        ``await tool.ainvoke(arguments_dict)``.
+        ``StructuredTool.from_function(coroutine=...)`` (``func=...`` for the sync tool)
+        with ``args_schema=Model``, and ``await tool.ainvoke(arguments_dict)``.
     OpenAI Agents SDK
-        an ``@function_tool`` async function with the same four parameters and
-        ``await tool.on_invoke_tool(tool_context, arguments_json)``.
+        an ``@function_tool`` function (async, or sync) with the same four parameters and
+        the same return type, and ``await tool.on_invoke_tool(tool_context, arguments_json)``.
 
     The frameworks are given every benefit of the doubt: LangChain gets the arguments
-    already parsed into a dict and its result is not serialized; the Agents SDK reuses one
-    ``ToolContext`` instead of building one per call, and is called below the runner (no
-    tracing span, no guardrails).  The targets: skillc within 2x of the floor, and each
-    framework at least 5x slower than skillc.
+    already parsed into a dict, and neither framework's result is serialized nor its
+    output checked against a model; the Agents SDK reuses one ``ToolContext`` instead of
+    building one per call, and is called below the runner (no tracing span, no
+    guardrails).  The targets: skillc within 2x of the floor and no slower than the Agents
+    SDK, and LangChain at least 5x slower than skillc.
+
+1,000 calls at once
+    For the async and the sync tool, ``asyncio.gather`` of C calls (default 1,000) started
+    together, R times, for each candidate above: the throughput (C over the wall time of
+    the burst, median over the rounds) and the p99 of the time from the burst's start to
+    each call's result (median of each round's p99).  Every result of a burst is checked.
+    No targets: the figures are compared with the floor's and with each other's.
 
 Start-up of ``skill test``
     The wall time of a whole ``skill test --name TOOL --input JSON PROJECT`` process on an
@@ -45,7 +66,8 @@ skillc against the floor in the interpreter it was started with.
 
 Usage::
 
-    .venv/bin/python bench/runtime.py [--quick] [--json] [--keep] [--profile]
+    .venv/bin/python bench/runtime.py [--quick] [--json] [--keep] [--profile] [--no-frameworks]
+                                      [--rounds R] [--calls N] [--concurrent C] [--repeat K]
 
 Exit codes: 0 measured (a MISS is a result, not a failure), 1 something the measurement
 depends on failed (the reason is printed).
@@ -100,6 +122,7 @@ INNER_TIMEOUT = 3600.0
 #: The longest one ``skill compile``, ``skill test`` or ``python -c`` may take.
 COMMAND_TIMEOUT = 120.0
 
+#: The tool ``skill test`` runs in the start-up measurement: the async one.
 TOOL_NAME = "place_order"
 ARGUMENTS = '{"order_id": "A1001", "quantity": 3, "express": true, "tags": ["gift", "fragile"]}'
 #: What every candidate must return for ``ARGUMENTS``, once decoded.
@@ -113,8 +136,10 @@ CALL_ID = "call_bench_1"
 
 #: skillc per call as a multiple of the floor, at most.
 TARGET_SKILLC_OVER_FLOOR = 2.0
-#: Each framework per call as a multiple of skillc, at least.
-TARGET_FRAMEWORK_OVER_SKILLC = 5.0
+#: Each framework per call as a multiple of skillc, at least: LangChain 5x slower, the Agents SDK not faster.
+TARGET_FRAMEWORK_OVER_SKILLC = {"langchain": 5.0, "openai_agents": 1.0}
+#: Calls started together in one burst (``--concurrent``).
+CONCURRENT = 1000
 #: ``skill test`` as a multiple of ``python -c "import pydantic"``, at most.
 TARGET_STARTUP = 2.5
 
@@ -130,7 +155,7 @@ class Unavailable(Exception):
     """A framework cannot be measured here; the message says why."""
 
 
-# ------------------------------------------------------------------------ the one tool
+# --------------------------------------------------------------------- the three tools
 
 PYPROJECT = """\
 [project]
@@ -144,7 +169,7 @@ entry = "src/agent.py"
 """
 
 TOOL_MODULE = '''\
-"""place_order: the one tool of the runtime benchmark."""
+"""The runtime benchmark's three tools: the same input and values, written three ways."""
 
 from __future__ import annotations
 
@@ -164,26 +189,61 @@ class PlaceOrderInput(BaseModel):
     tags: list[str] = Field(default_factory=list, description="Labels to add.")
 
 
+class PlaceOrderOutput(BaseModel):
+    """What place_order_typed returns."""
+
+    order_id: str
+    quantity: int
+    express: bool
+    tags: list[str]
+
+
 class PlaceOrder(Tool):
     name = "place_order"
-    description = "Order again: the runtime benchmark's one tool."
+    description = "Order again: the runtime benchmark's async tool."
     input_schema = PlaceOrderInput
 
     async def execute(self, input: PlaceOrderInput, ctx: ToolContext) -> dict[str, object]:
         return {"order_id": input.order_id, "quantity": input.quantity, "express": input.express, "tags": input.tags}
+
+
+class PlaceOrderSync(Tool):
+    name = "place_order_sync"
+    description = "Order again: the runtime benchmark's sync tool."
+    input_schema = PlaceOrderInput
+
+    def execute(self, input: PlaceOrderInput, ctx: ToolContext) -> dict[str, object]:
+        return {"order_id": input.order_id, "quantity": input.quantity, "express": input.express, "tags": input.tags}
+
+
+class PlaceOrderTyped(Tool):
+    name = "place_order_typed"
+    description = "Order again: the runtime benchmark's tool with an output model."
+    input_schema = PlaceOrderInput
+    output_schema = PlaceOrderOutput
+
+    async def execute(self, input: PlaceOrderInput, ctx: ToolContext) -> PlaceOrderOutput:
+        return PlaceOrderOutput(order_id=input.order_id, quantity=input.quantity, express=input.express, tags=input.tags)
 '''
 
 AGENT_MODULE = '''\
-"""The runtime benchmark's agent: one skill with one tool."""
+"""The runtime benchmark's agent: one skill with three tools."""
 
 from skillc import Agent, Skill
 
-from orders import PlaceOrder
+from orders import PlaceOrder, PlaceOrderSync, PlaceOrderTyped
 
 agent = Agent(
     name="bench",
     persona="You help the customers of an online shop with their orders.",
-    skills=[Skill(name="orders", description="Orders.", context="Ids look like A1001.", tools=[PlaceOrder()])],
+    skills=[
+        Skill(
+            name="orders",
+            description="Orders.",
+            context="Ids look like A1001.",
+            tools=[PlaceOrder(), PlaceOrderSync(), PlaceOrderTyped()],
+        )
+    ],
 )
 '''
 
@@ -194,8 +254,8 @@ PROJECT_FILES = {
 }
 
 
-# The same model as the generated project's (``skillc_candidate`` checks that the JSON
-# schemas are equal, so the docstring must be the same too).
+# The same models as the generated project's (``skillc_candidate`` checks that the JSON
+# schemas are equal, so the docstrings must be the same too).
 class PlaceOrderInput(BaseModel):
     """What place_order needs."""
 
@@ -205,9 +265,53 @@ class PlaceOrderInput(BaseModel):
     tags: list[str] = Field(default_factory=list, description="Labels to add.")
 
 
+class PlaceOrderOutput(BaseModel):
+    """What place_order_typed returns."""
+
+    order_id: str
+    quantity: int
+    express: bool
+    tags: list[str]
+
+
 async def execute(input: PlaceOrderInput, ctx: object) -> dict[str, object]:
-    """The tool's ``execute``, as the floor calls it."""
+    """The async tool's ``execute``, as the floor calls it."""
     return {"order_id": input.order_id, "quantity": input.quantity, "express": input.express, "tags": input.tags}
+
+
+def execute_sync(input: PlaceOrderInput, ctx: object) -> dict[str, object]:
+    """The sync tool's ``execute``, as the floor calls it."""
+    return {"order_id": input.order_id, "quantity": input.quantity, "express": input.express, "tags": input.tags}
+
+
+async def execute_typed(input: PlaceOrderInput, ctx: object) -> PlaceOrderOutput:
+    """The output-model tool's ``execute``, as the floor calls it."""
+    return PlaceOrderOutput(order_id=input.order_id, quantity=input.quantity, express=input.express, tags=input.tags)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One of the three tools: its name in the project, and how its rows are named."""
+
+    key: str
+    tool: str
+    label: str
+    #: Appended to each candidate's key (the async tool's rows keep their plain keys).
+    suffix: str
+    #: Whether the burst of concurrent calls is measured for it.
+    burst: bool
+
+
+KINDS = (
+    Kind("async", "place_order", "async tool", "", burst=True),
+    Kind("sync", "place_order_sync", "sync tool", "_sync", burst=True),
+    Kind("output", "place_order_typed", "output model", "_output", burst=False),
+)
+
+
+#: The Agents SDK reads a tool's parameters from its signature: these carry the input model's constraints.
+OrderId = Annotated[str, Field(pattern=r"^A\d{4}$", description="The order id, like A1001.")]
+Quantity = Annotated[int, Field(ge=1, le=100)]
 
 
 def write_project(root: Path) -> None:
@@ -347,15 +451,25 @@ Call = Callable[[], Awaitable[object]]
 
 
 @dataclass
+class Burst:
+    """What the bursts of concurrent calls of one candidate took: per round, the wall time and the p99."""
+
+    walls: list[float] = field(default_factory=list)
+    p99s: list[float] = field(default_factory=list)
+
+
+@dataclass
 class Candidate:
-    """One way of calling the tool, and the per-call times measured for it (seconds)."""
+    """One way of calling one of the tools, and the times measured for it (seconds)."""
 
     key: str
     label: str
+    kind: Kind
     call: Call
     #: Turns what ``call`` returns into the tool's result, for the check against ``EXPECTED``.
     decode: Callable[[object], object]
     samples: list[float] = field(default_factory=list)
+    burst: Burst = field(default_factory=Burst)
 
     @property
     def median(self) -> float:
@@ -363,9 +477,18 @@ class Candidate:
 
     async def check(self) -> None:
         """Call once (this is also the warm-up's first call); the result must be ``EXPECTED``."""
-        value = self.decode(await self.call())
+        self.expect(await self.call())
+
+    def expect(self, returned: object) -> None:
+        """``returned`` (what one call returned) must decode to ``EXPECTED``."""
+        value = self.decode(returned)
         if value != EXPECTED:
             raise BenchError(f"{self.label} returned {value!r}, expected {EXPECTED!r}")
+
+
+def _plain(value: object) -> object:
+    """What a framework returned, as plain data: a pydantic model dumped, anything else as it is."""
+    return value.model_dump() if isinstance(value, BaseModel) else value
 
 
 def _skillc_output(result: object) -> object:
@@ -374,8 +497,8 @@ def _skillc_output(result: object) -> object:
     return json.loads(result.output)
 
 
-async def skillc_candidate(project: Path) -> tuple[Candidate, Any]:
-    """Compile the project in-process, load its dist/ and return the call; and the runtime."""
+async def skillc_candidates(project: Path) -> tuple[list[Candidate], Any]:
+    """Compile the project in-process, load its dist/ and return a call of each tool; and the runtime."""
     from skillc import ToolContext
     from skillc.compiler.api import compile_project
     from skillc.runtime import load_dist
@@ -386,33 +509,50 @@ async def skillc_candidate(project: Path) -> tuple[Candidate, Any]:
         raise BenchError(f"compile_project did not build dist/ ({report.dist}): {problems}")
     runtime = load_dist(project / "dist")
     ctx = ToolContext()
-    candidate = Candidate(
-        "skillc",
-        "skillc Runtime.call",
-        lambda: runtime.call(TOOL_NAME, ARGUMENTS, CALL_ID, ctx),
-        _skillc_output,
-    )
-    await candidate.check()  # the first call imports the bundle
-    loaded = await runtime.load_tool(TOOL_NAME, 10.0)
-    compiled = loaded.tool.input_schema.model_json_schema()
-    if compiled != PlaceOrderInput.model_json_schema():
-        raise BenchError("the compiled tool's input model differs from the benchmark's PlaceOrderInput")
-    return candidate, runtime
+    candidates = []
+    for kind in KINDS:
+
+        def call(name: str = kind.tool) -> Awaitable[object]:
+            return runtime.call(name, ARGUMENTS, CALL_ID, ctx)
+
+        candidate = Candidate(f"skillc{kind.suffix}", "skillc Runtime.call", kind, call, _skillc_output)
+        await candidate.check()  # the first call imports the bundle
+        loaded = await runtime.load_tool(kind.tool, 10.0)
+        if loaded.tool.input_schema.model_json_schema() != PlaceOrderInput.model_json_schema():
+            raise BenchError(f"the compiled {kind.tool}'s input model differs from the benchmark's PlaceOrderInput")
+        candidates.append(candidate)
+    return candidates, runtime
 
 
-def floor_candidate() -> Candidate:
+def floor_candidates() -> list[Candidate]:
     """The least the same work can cost: validate the JSON, execute, dump the result."""
     from skillc import ToolContext
 
     ctx = ToolContext()
 
-    async def call() -> str:
+    async def call_async() -> str:
         return json.dumps(await execute(PlaceOrderInput.model_validate_json(ARGUMENTS), ctx))
 
-    return Candidate("floor", "floor (validate_json, execute, dumps)", call, lambda text: json.loads(str(text)))
+    async def call_sync() -> str:
+        return json.dumps(execute_sync(PlaceOrderInput.model_validate_json(ARGUMENTS), ctx))
+
+    async def call_typed() -> str:
+        result = await execute_typed(PlaceOrderInput.model_validate_json(ARGUMENTS), ctx)
+        return PlaceOrderOutput.model_validate(result).model_dump_json()
+
+    calls = {"async": call_async, "sync": call_sync, "output": call_typed}
+    labels = {
+        "async": "floor (validate_json, execute, dumps)",
+        "sync": "floor (validate_json, execute in place, dumps)",
+        "output": "floor (validate_json, execute, model_dump_json)",
+    }
+    return [
+        Candidate(f"floor{kind.suffix}", labels[kind.key], kind, calls[kind.key], lambda text: json.loads(str(text)))
+        for kind in KINDS
+    ]
 
 
-def langchain_candidate() -> Candidate:
+def langchain_candidates() -> list[Candidate]:
     """``StructuredTool.ainvoke`` with the arguments as a dict (parsed beforehand, untimed)."""
     try:
         from langchain_core.tools import StructuredTool
@@ -424,19 +564,43 @@ def langchain_candidate() -> Candidate:
     ) -> dict[str, object]:
         return {"order_id": order_id, "quantity": quantity, "express": express, "tags": tags or []}
 
-    tool = StructuredTool.from_function(
-        coroutine=place_order,
-        name=TOOL_NAME,
-        description="Order again: the runtime benchmark's one tool.",
-        args_schema=PlaceOrderInput,
-    )
+    def place_order_sync(
+        order_id: str, quantity: int = 1, express: bool = False, tags: list[str] | None = None
+    ) -> dict[str, object]:
+        return {"order_id": order_id, "quantity": quantity, "express": express, "tags": tags or []}
+
+    async def place_order_typed(
+        order_id: str, quantity: int = 1, express: bool = False, tags: list[str] | None = None
+    ) -> PlaceOrderOutput:
+        return PlaceOrderOutput(order_id=order_id, quantity=quantity, express=express, tags=tags or [])
+
+    functions: dict[str, dict[str, Any]] = {
+        "async": {"coroutine": place_order},
+        "sync": {"func": place_order_sync},
+        "output": {"coroutine": place_order_typed},
+    }
     arguments = json.loads(ARGUMENTS)
-    return Candidate(
-        "langchain", "LangChain StructuredTool.ainvoke", lambda: tool.ainvoke(arguments), lambda value: value
-    )
+    candidates = []
+    for kind in KINDS:
+        tool = StructuredTool.from_function(
+            **functions[kind.key],
+            name=kind.tool,
+            description="Order again: the runtime benchmark's tool.",
+            args_schema=PlaceOrderInput,
+        )
+        candidates.append(
+            Candidate(
+                f"langchain{kind.suffix}",
+                "LangChain StructuredTool.ainvoke",
+                kind,
+                lambda tool=tool: tool.ainvoke(arguments),
+                _plain,
+            )
+        )
+    return candidates
 
 
-def agents_candidate() -> Candidate:
+def agents_candidates() -> list[Candidate]:
     """An ``@function_tool`` with the same four parameters, through ``on_invoke_tool``."""
     try:
         import agents
@@ -446,28 +610,57 @@ def agents_candidate() -> Candidate:
     agents.set_tracing_disabled(True)  # nothing is sent anywhere, even at exit
 
     async def place_order(
-        order_id: Annotated[str, Field(pattern=r"^A\d{4}$", description="The order id, like A1001.")],
-        quantity: Annotated[int, Field(ge=1, le=100)] = 1,
+        order_id: OrderId,
+        quantity: Quantity = 1,
         express: bool = False,
         tags: list[str] = Field(default_factory=list, description="Labels to add."),  # noqa: B008 (pydantic's own idiom)
     ) -> dict[str, object]:
-        """Order again: the runtime benchmark's one tool."""
+        """Order again: the runtime benchmark's async tool."""
         return {"order_id": order_id, "quantity": quantity, "express": express, "tags": tags}
 
-    tool = agents.function_tool(place_order)
-    # What the runner builds for each call (ToolContext.from_agent_context); built once here.
-    context = AgentsToolContext(context=None, tool_name=tool.name, tool_call_id=CALL_ID, tool_arguments=ARGUMENTS)
-    return Candidate(
-        "openai_agents",
-        "OpenAI Agents on_invoke_tool",
-        lambda: tool.on_invoke_tool(context, ARGUMENTS),
-        lambda value: value,
-    )
+    def place_order_sync(
+        order_id: OrderId,
+        quantity: Quantity = 1,
+        express: bool = False,
+        tags: list[str] = Field(default_factory=list, description="Labels to add."),  # noqa: B008 (pydantic's own idiom)
+    ) -> dict[str, object]:
+        """Order again: the runtime benchmark's sync tool."""
+        return {"order_id": order_id, "quantity": quantity, "express": express, "tags": tags}
+
+    async def place_order_typed(
+        order_id: OrderId,
+        quantity: Quantity = 1,
+        express: bool = False,
+        tags: list[str] = Field(default_factory=list, description="Labels to add."),  # noqa: B008 (pydantic's own idiom)
+    ) -> PlaceOrderOutput:
+        """Order again: the runtime benchmark's tool with an output model."""
+        return PlaceOrderOutput(order_id=order_id, quantity=quantity, express=express, tags=tags)
+
+    functions: dict[str, Callable[..., Any]] = {
+        "async": place_order,
+        "sync": place_order_sync,
+        "output": place_order_typed,
+    }
+    candidates = []
+    for kind in KINDS:
+        tool = agents.function_tool(functions[kind.key], name_override=kind.tool)
+        # What the runner builds for each call (ToolContext.from_agent_context); built once here.
+        context = AgentsToolContext(context=None, tool_name=tool.name, tool_call_id=CALL_ID, tool_arguments=ARGUMENTS)
+        candidates.append(
+            Candidate(
+                f"openai_agents{kind.suffix}",
+                "OpenAI Agents on_invoke_tool",
+                kind,
+                lambda tool=tool, context=context: tool.on_invoke_tool(context, ARGUMENTS),
+                _plain,
+            )
+        )
+    return candidates
 
 
-FRAMEWORK_SETUPS: dict[str, Callable[[], Candidate]] = {
-    "langchain": langchain_candidate,
-    "openai_agents": agents_candidate,
+FRAMEWORK_SETUPS: dict[str, Callable[[], list[Candidate]]] = {
+    "langchain": langchain_candidates,
+    "openai_agents": agents_candidates,
 }
 FRAMEWORK_PACKAGES = {"langchain": "langchain-core", "openai_agents": "openai-agents"}
 
@@ -499,6 +692,46 @@ async def measure_calls(candidates: list[Candidate], rounds: int, calls: int, sa
             candidate.samples.append(await time_batch(candidate.call, calls))
 
 
+async def run_burst(candidate: Candidate, size: int, *, check: bool = False) -> tuple[float, float]:
+    """Start ``size`` calls of ``candidate`` together and wait for all of them.
+
+    Returns the burst's wall time and the p99 of the calls' times to result (from the
+    burst's start, when every call has been started, to the call's return).  With
+    ``check``, every call's result must be ``EXPECTED``.
+    """
+    done: list[float] = []
+    started = time.perf_counter()
+
+    async def one() -> object:
+        returned = await candidate.call()
+        done.append(time.perf_counter() - started)
+        return returned
+
+    results = await asyncio.gather(*(one() for _ in range(size)))
+    wall = time.perf_counter() - started
+    if check:
+        for returned in results:
+            candidate.expect(returned)
+    return wall, statistics.quantiles(done, n=100, method="inclusive")[98]
+
+
+async def measure_bursts(candidates: list[Candidate], rounds: int, size: int, say: Console) -> None:
+    """Check one burst of every candidate (which also warms it up), then time ``rounds`` bursts of each.
+
+    The order is rotated from round to round, as in ``measure_calls``.
+    """
+    for candidate in candidates:
+        await run_burst(candidate, size, check=True)
+    for round_ in range(rounds):
+        say.print(f"  burst round {round_ + 1}/{rounds} ...")
+        shift = round_ % len(candidates)
+        for candidate in candidates[shift:] + candidates[:shift]:
+            gc.collect()
+            wall, tail = await run_burst(candidate, size)
+            candidate.burst.walls.append(wall)
+            candidate.burst.p99s.append(tail)
+
+
 async def profile_calls(candidate: Candidate, calls: int) -> str:
     """The top costs of ``calls`` calls of ``candidate`` under cProfile, as text."""
     profiler = cProfile.Profile()
@@ -524,27 +757,33 @@ class CallFigures:
 async def per_call(
     project: Path, args: argparse.Namespace, frameworks_skipped: str | None, say: Console
 ) -> CallFigures:
-    """Set every candidate up, check it, and measure them all in one event loop."""
-    say.print("compiling and loading the one-tool project ...")
-    skillc, runtime = await skillc_candidate(project)
+    """Set every candidate up, check it, and measure them all in one event loop: calls, then bursts."""
+    say.print("compiling and loading the three-tool project ...")
+    skillc, runtime = await skillc_candidates(project)
     try:
-        candidates = [skillc, floor_candidate()]
-        await candidates[1].check()
+        floor = floor_candidates()
+        for candidate in floor:
+            await candidate.check()
+        candidates = [*skillc, *floor]
         skipped: dict[str, str] = {}
         for key, setup in FRAMEWORK_SETUPS.items():
             if frameworks_skipped is not None:
                 skipped[key] = frameworks_skipped
                 continue
             try:
-                candidate = setup()
+                made = setup()
             except Unavailable as error:
                 skipped[key] = str(error)
                 continue
-            await candidate.check()
-            candidates.append(candidate)
+            for candidate in made:
+                await candidate.check()
+            candidates.extend(made)
         say.print(f"timing {len(candidates)} candidates: {args.rounds} rounds x {args.calls} calls ...")
         await measure_calls(candidates, args.rounds, args.calls, say)
-        profile = await profile_calls(skillc, args.calls) if args.profile else None
+        bursting = [candidate for candidate in candidates if candidate.kind.burst]
+        say.print(f"timing {len(bursting)} candidates: {args.rounds} rounds of {args.concurrent} calls at once ...")
+        await measure_bursts(bursting, args.rounds, args.concurrent, say)
+        profile = await profile_calls(skillc[0], args.calls) if args.profile else None
         return CallFigures({candidate.key: candidate for candidate in candidates}, skipped, profile)
     finally:
         runtime.close()
@@ -608,9 +847,12 @@ def _version(package: str) -> str | None:
 
 
 def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> dict[str, object]:
-    """Everything measured, as one JSON-ready document of rows."""
+    """Everything measured, as one JSON-ready document of rows.
+
+    Per call and per burst, skillc's ratio is to the floor's figure for the same tool, and
+    each framework's to skillc's; ``tool`` says which tool (or the start-up) a row is about.
+    """
     found = calls.candidates
-    skillc, floor = found["skillc"].median, found["floor"].median
     rows: list[dict[str, object]] = []
 
     def row(key: str, label: str, value: float, unit: str, samples: list[float], **extra: object) -> None:
@@ -618,27 +860,58 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
 
     def per_call_row(candidate: Candidate, **extra: object) -> None:
         samples = [round(sample * 1e6, 2) for sample in candidate.samples]
-        row(candidate.key, candidate.label, round(candidate.median * 1e6, 2), "us/call", samples, **extra)
+        value = round(candidate.median * 1e6, 2)
+        row(candidate.key, candidate.label, value, "us/call", samples, tool=candidate.kind.label, **extra)
 
-    ratio = skillc / floor
-    per_call_row(found["floor"], ratio=1.0, ratio_of="floor", target=None, passed=None)
-    per_call_row(
-        found["skillc"],
-        ratio=round(ratio, 2),
-        ratio_of="floor",
-        target=f"<= {TARGET_SKILLC_OVER_FLOOR:g}x",
-        passed=ratio <= TARGET_SKILLC_OVER_FLOOR,
-    )
-    for key in FRAMEWORK_SETUPS:
-        if key in found:
-            ratio = found[key].median / skillc
-            per_call_row(
-                found[key],
-                ratio=round(ratio, 2),
-                ratio_of="skillc",
-                target=f">= {TARGET_FRAMEWORK_OVER_SKILLC:g}x",
-                passed=ratio >= TARGET_FRAMEWORK_OVER_SKILLC,
-            )
+    def burst_row(candidate: Candidate, ratio: float, ratio_of: str) -> None:
+        walls, p99s = candidate.burst.walls, candidate.burst.p99s
+        row(
+            f"{candidate.key}_burst",
+            candidate.label,
+            round(args.concurrent / statistics.median(walls)),
+            "calls/s",
+            [round(args.concurrent / wall) for wall in walls],
+            tool=f"{candidate.kind.label}, {args.concurrent:,} at once",
+            p99_ms=round(statistics.median(p99s) * 1e3, 2),
+            p99_samples_ms=[round(tail * 1e3, 2) for tail in p99s],
+            ratio=round(ratio, 2),
+            ratio_of=ratio_of,
+            target=None,
+            passed=None,
+        )
+
+    for kind in KINDS:
+        floor, skillc = found[f"floor{kind.suffix}"], found[f"skillc{kind.suffix}"]
+        ratio = skillc.median / floor.median
+        per_call_row(floor, ratio=1.0, ratio_of="floor", target=None, passed=None)
+        per_call_row(
+            skillc,
+            ratio=round(ratio, 2),
+            ratio_of="floor",
+            target=f"<= {TARGET_SKILLC_OVER_FLOOR:g}x",
+            passed=ratio <= TARGET_SKILLC_OVER_FLOOR,
+        )
+        for key, target in TARGET_FRAMEWORK_OVER_SKILLC.items():
+            if f"{key}{kind.suffix}" in found:
+                ratio = found[f"{key}{kind.suffix}"].median / skillc.median
+                per_call_row(
+                    found[f"{key}{kind.suffix}"],
+                    ratio=round(ratio, 2),
+                    ratio_of="skillc",
+                    target=f">= {target:g}x",
+                    passed=ratio >= target,
+                )
+    for kind in KINDS:
+        if not kind.burst:
+            continue
+        floor, skillc = found[f"floor{kind.suffix}"], found[f"skillc{kind.suffix}"]
+        skillc_wall = statistics.median(skillc.burst.walls)
+        burst_row(floor, 1.0, "floor")
+        burst_row(skillc, skillc_wall / statistics.median(floor.burst.walls), "floor")
+        for key in FRAMEWORK_SETUPS:
+            if f"{key}{kind.suffix}" in found:
+                framework = found[f"{key}{kind.suffix}"]
+                burst_row(framework, statistics.median(framework.burst.walls) / skillc_wall, "skillc")
     base = statistics.median(startup.import_pydantic)
     test = statistics.median(startup.skill_test)
     ms = [round(sample * 1e3, 1) for sample in startup.import_pydantic]
@@ -648,6 +921,7 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
         round(base * 1e3, 1),
         "ms",
         ms,
+        tool="start-up",
         ratio=1.0,
         ratio_of="import pydantic",
         target=None,
@@ -660,6 +934,7 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
         round(test * 1e3, 1),
         "ms",
         ms,
+        tool="start-up",
         ratio=round(test / base, 2),
         ratio_of="import pydantic",
         target=f"<= {TARGET_STARTUP:g}x",
@@ -677,34 +952,49 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
         "cpus": os.cpu_count(),
         "rounds": args.rounds,
         "calls_per_round": args.calls,
+        "concurrent": args.concurrent,
         "startup_repeat": args.repeat,
         "frameworks": frameworks,
         "rows": rows,
     }
 
 
+def _shown_value(row: Mapping[str, Any]) -> str:
+    if row["unit"] == "us/call":
+        return f"{row['value']:.2f} us/call"
+    if row["unit"] == "calls/s":
+        return f"{row['value']:,} calls/s, p99 {row['p99_ms']:.1f} ms"
+    return f"{row['value']:.1f} ms"
+
+
 def print_table(console: Console, document: Mapping[str, Any]) -> None:
-    """The figures for people: one row per measurement, then what was skipped."""
+    """The figures for people: one row per measurement, a section per tool, then what was skipped."""
     table = Table(
         title=f"skillc runtime: {document['rounds']} rounds x {document['calls_per_round']} calls, "
-        f"start-up median of {document['startup_repeat']} "
+        f"bursts of {document['concurrent']:,}, start-up median of {document['startup_repeat']} "
         f"(Python {document['python']}, pydantic {document['pydantic']}, {document['cpus']} CPUs)",
         box=box.SIMPLE_HEAD,
     )
     for name, justify in (
+        ("tool", "left"),
         ("measurement", "left"),
         ("value", "right"),
         ("ratio", "right"),
         ("target", "right"),
         ("result", "left"),
     ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    section = None
     for row in document["rows"]:
-        value = f"{row['value']:.2f} us/call" if row["unit"] == "us/call" else f"{row['value']:.1f} ms"
+        first = row["tool"] != section
+        if first and section is not None:
+            table.add_section()
+        section = row["tool"]
         passed = row["passed"]
         table.add_row(
+            row["tool"] if first else "",
             row["label"],
-            value,
+            _shown_value(row),
             f"{row['ratio']:.2f}x {row['ratio_of']}",
             row["target"] or "",
             "" if passed is None else ("PASS" if passed else "MISS"),
@@ -734,8 +1024,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON document")
     parser.add_argument("--keep", action="store_true", help="keep the generated project's folder")
     parser.add_argument("--profile", action="store_true", help="also profile skillc's call path (stderr)")
-    parser.add_argument("--rounds", type=int, help="rounds of calls (default 20, --quick 5)")
+    parser.add_argument("--rounds", type=int, help="rounds of calls, and of bursts (default 20, --quick 5)")
     parser.add_argument("--calls", type=int, help="calls per round (default 2000, --quick 500)")
+    parser.add_argument(
+        "--concurrent", type=int, default=CONCURRENT, help=f"calls started together in a burst (default {CONCURRENT})"
+    )
     parser.add_argument("--repeat", type=int, help="start-up runs of each command (default 7, --quick 3)")
     parser.add_argument("--no-frameworks", action="store_true", help="measure skillc against the floor only")
     # Set by the outer run for the inner one.
@@ -748,6 +1041,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             setattr(args, name, quick if args.quick else full)
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    if args.concurrent < 2:  # a p99 needs two calls at least
+        parser.error("--concurrent must be at least 2")
     return args
 
 
@@ -784,7 +1079,7 @@ def measure(args: argparse.Namespace, frameworks_skipped: str | None, started: f
         print(json.dumps(document, indent=2))
     else:
         # Wide enough for one line per row, also when stdout is a file or a pipe.
-        width = None if sys.stdout.isatty() else 120
+        width = None if sys.stdout.isatty() else 160
         print_table(Console(highlight=False, markup=False, soft_wrap=True, width=width), document)
     return 0
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,7 +21,7 @@ from ..serve.hosts import Host, Transport
 from .consoles import notice, stdout
 from .data import data_command
 
-__all__ = ["OutputFormat", "app", "settings"]
+__all__ = ["OutputFormat", "app", "app_for", "settings"]
 
 
 class OutputFormat(str, Enum):
@@ -45,15 +46,42 @@ class _Settings:
 
 settings = _Settings()
 
-app = typer.Typer(
-    name="skill",
-    help="Write, check and ship LLM tools in Python.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+#: How ``app`` is made, and each one-command app ``app_for`` makes.
+_APP_SETTINGS: dict[str, Any] = {
+    "name": "skill",
+    "help": "Write, check and ship LLM tools in Python.",
+    "no_args_is_help": True,
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}
+
+app = typer.Typer(**_APP_SETTINGS)
+
+
+def app_for(args: Sequence[str]) -> typer.Typer:
+    """The app that parses ``args``: ``app`` with only the command ``args`` names, else all of ``app``.
+
+    Typer builds each command's parser from its signature on every start, which costs
+    more than the rest of the parse; a command line names one command, so only that
+    one is built.  The root's options take no value, so the command's name is the
+    first argument that is not an option.  Without a known name (``skill``, ``skill
+    --help``, a typo) it is the whole app: the help lists every command and a typo
+    gets suggestions.
+    """
+    named = next((arg for arg in args if not arg.startswith("-")), None)
+    chosen = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None and (info.name or typer.main.get_command_name(info.callback.__name__)) == named
+    ]
+    if not chosen:
+        return app
+    one = typer.Typer(**_APP_SETTINGS)
+    one.registered_callback = app.registered_callback
+    one.registered_commands = chosen
+    return one
 
 
 def _show_version(value: bool) -> None:
@@ -195,6 +223,9 @@ def chat(
     session: Annotated[
         str | None, typer.Option("--session", help="ctx.session for every call, as a JSON object.")
     ] = None,
+    voice: Annotated[
+        bool, typer.Option("--voice", help="Simulate a voice session: the tools' voice flags apply.")
+    ] = False,
 ) -> int:
     """Talk to the agent through a model, running its tool calls."""
     from .chat import run_chat_command
@@ -210,6 +241,7 @@ def chat(
         approve=approve,
         user=user,
         session=session,
+        voice=voice,
         debug=settings.debug,
     )
 

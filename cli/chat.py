@@ -8,7 +8,8 @@ turn (or the project does not compile), 2 usage.  Without ``-m``, an interactive
 result as it happens and ends on ``/exit`` or end of input; a model failure there is
 reported and the session goes on.
 
-Approval of a ``needs_approval`` tool is asked at a ``[y/N]`` prompt in a session; with
+Approval of a ``needs_approval`` tool is asked at a ``[y/N]`` prompt in a session (``e``
+approves it with arguments the person edits); with
 ``-m`` nobody is there to ask, so such calls are refused unless ``--approve`` is given
 (which approves every one, in a session too).
 
@@ -19,30 +20,31 @@ it is kept in the thread file after each turn and given back when the thread goe
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import os
-import signal
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from rich.console import Console
 from rich.live import Live
 
 from ..contracts.errors import UsageError
+from ..contracts.settings import VOICE, SettingValues, ToolFlag
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.agent import AgentLoop, chat_config
 from ..runtime.call import Approver
+from ..runtime.compaction import Compactor
 from ..runtime.context import Environment
+from ..runtime.loader import Runtime
 from ..runtime.models import Message, Model, ModelError, Reply, ToolCall
 from ..runtime.offline import OfflineModel
 from ..runtime.providers import open_model
 from ..runtime.results import ToolResult
-from ..runtime.serialize import write_json
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
 from .flags import json_object_flag
+from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, shorten
 from .render import print_text
 
 __all__ = ["ChatView", "run_chat_command"]
@@ -51,20 +53,12 @@ EXIT_FAILED: Final = 1
 #: A tool result is shown up to this many characters and lines; the model gets all of it.
 _SHOWN_CHARS: Final = 1500
 _SHOWN_LINES: Final = 20
-#: Arguments are shown up to this many characters.
-_SHOWN_ARGUMENTS: Final = 300
-#: Lines of input history kept in ``.skill/chat_history``.
-_HISTORY_LENGTH: Final = 1000
 _EXIT_COMMANDS: Final = frozenset({"/exit", "/quit"})
-_YES: Final = frozenset({"y", "yes"})
-
-
-def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f" ... ({len(text) - limit} more characters)"
+_DISALLOW_INTERRUPTION: Final = str(ToolFlag.DISALLOW_INTERRUPTION.name).lower()
 
 
 def _shown_output(text: str) -> str:
-    lines = _shorten(text, _SHOWN_CHARS).splitlines() or [""]
+    lines = shorten(text, _SHOWN_CHARS).splitlines() or [""]
     if len(lines) > _SHOWN_LINES:
         lines = [*lines[:_SHOWN_LINES], f"... ({len(lines) - _SHOWN_LINES} more lines)"]
     return "\n   ".join(lines)
@@ -77,10 +71,14 @@ class ChatView:
     written as the model sent it, so that ``skill chat -m ... > answer.txt`` keeps it intact.
     """
 
-    def __init__(self, out: Console, trace: Console, *, one_shot: bool) -> None:
+    def __init__(
+        self, out: Console, trace: Console, *, one_shot: bool, uninterruptible: frozenset[str] = frozenset()
+    ) -> None:
         self.out = out
         self.trace = trace
         self.one_shot = one_shot
+        #: In a voice session: the tools the user cannot interrupt (``disallow_interruption``).
+        self.uninterruptible = uninterruptible
         self.markdown = out.is_terminal and not out.is_dumb_terminal
         self._pieces: list[str] = []
         self._live: Live | None = None
@@ -111,8 +109,9 @@ class ChatView:
         self.end_text()
 
     def tool_started(self, call: ToolCall) -> None:
-        arguments = _shorten(call.arguments.strip() or "{}", _SHOWN_ARGUMENTS)
-        self.trace.print(f"[bold cyan]->[/] [bold]{shown(call.name)}[/] {shown(arguments)}")
+        arguments = shorten(call.arguments.strip() or "{}", SHOWN_ARGUMENTS)
+        flag = " [yellow](voice: cannot be interrupted)[/]" if call.name in self.uninterruptible else ""
+        self.trace.print(f"[bold cyan]->[/] [bold]{shown(call.name)}[/] {shown(arguments)}{flag}")
 
     def tool_finished(self, call: ToolCall, result: ToolResult) -> None:
         took = f"({result.duration_ms:.0f} ms)"
@@ -155,63 +154,10 @@ class ChatView:
             stderr().print(f"[bold]hint:[/] {shown(error.hint)}")
 
 
-class _Prompter:
-    """Reads the user's lines: with ``readline`` on a terminal (editing, history kept in ``.skill/``)."""
-
-    def __init__(self, root: Path) -> None:
-        self.readline: Any = None
-        self.history = root / ".skill" / "chat_history"
-        if sys.stdin.isatty():
-            with contextlib.suppress(ImportError):  # not built on every platform
-                # Only on a terminal: importing readline can write escape codes to a pipe.
-                import readline
-
-                self.readline = readline
-                readline.set_history_length(_HISTORY_LENGTH)
-                with contextlib.suppress(OSError):
-                    readline.read_history_file(self.history)
-
-    def line(self, prompt: str) -> str:
-        """One line of input; ``EOFError`` at the end of input."""
-        return input(prompt)
-
-    def answer(self, question: str) -> str:
-        """A one-off answer, kept out of the history; end of input or Ctrl-C is no answer."""
-        previous = signal.getsignal(signal.SIGINT)
-        # asyncio.Runner's handler only cancels the turn: at a prompt, Ctrl-C must stop the reading.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        try:
-            text = input(question)
-        except (EOFError, KeyboardInterrupt):
-            sys.stdout.write("\n")
-            return ""
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        if self.readline is not None and text:
-            length = self.readline.get_current_history_length()
-            if length:
-                self.readline.remove_history_item(length - 1)
-        return text
-
-    def save(self) -> None:
-        if self.readline is None:
-            return
-        with contextlib.suppress(OSError):
-            self.history.parent.mkdir(parents=True, exist_ok=True)
-            self.readline.write_history_file(self.history)
-
-
-def _asker(prompter: _Prompter, view: ChatView) -> Approver:
-    """Ask at a ``[y/N]`` prompt, on the event loop's thread, so that one question is asked at a time."""
-
-    async def ask(name: str, arguments: dict[str, Any]) -> bool:
-        view.end_text()
-        brief = _shorten(write_json(arguments, ensure_ascii=False), _SHOWN_ARGUMENTS)
-        approved = prompter.answer(visible(f"Run {name} {brief}? [y/N] ")).strip().lower() in _YES
-        view.trace.print("   approved" if approved else "   [yellow]declined[/]")
-        return approved
-
-    return ask
+def _entry_settings(runtime: Runtime, name: str) -> SettingValues:
+    entry = runtime.tool_entry(name)
+    assert entry is not None, name
+    return entry.settings
 
 
 def _offline_notice() -> str:
@@ -234,11 +180,15 @@ def run_chat_command(
     approve: bool,
     user: str | None = None,
     session: str | None = None,
+    voice: bool = False,
     debug: bool = False,
 ) -> int:
     """Compile if needed, then chat: one message with ``message``, else a session; return the exit code.
 
     ``user`` and ``session`` (JSON objects) become every tool call's ``ctx.user`` and ``ctx.session``.
+    ``voice`` simulates a voice session (lua-cli's ``ToolFlag``): ``ignore_on_enter`` tools are
+    not offered on the conversation's first turn, and a call of a ``disallow_interruption`` tool
+    is shown as one the user cannot interrupt.
     """
     user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
     if message is not None and not message.strip():
@@ -265,13 +215,29 @@ def run_chat_command(
         context = opened.context(call_id="chat", user=user_data, session=session_data, state=state)
         chosen = open_model(config.model, os.environ)
         one_shot = message is not None
-        view = ChatView(stdout(), stderr() if one_shot else stdout(), one_shot=one_shot)
-        prompter = None if one_shot else _Prompter(root)
+        uninterruptible = frozenset(
+            name
+            for name in opened.runtime.tool_names
+            if voice and _DISALLOW_INTERRUPTION in _entry_settings(opened.runtime, name)[VOICE]
+        )
+        view = ChatView(
+            stdout(), stderr() if one_shot else stdout(), one_shot=one_shot, uninterruptible=uninterruptible
+        )
+        if voice:
+            view.trace.print(
+                "[dim]Voice session (simulated): tools flagged ignore_on_enter wait for the second turn; "
+                "calls of disallow_interruption tools cannot be interrupted.[/]"
+            )
+        prompter = None if one_shot else Prompter(root)
         approver: Approver | None = None
         if approve:
             approver = approve_all
         elif prompter is not None:
-            approver = _asker(prompter, view)
+            approver = approval_asker(prompter, view)
+        compactor = Compactor(
+            None if isinstance(chosen, OfflineModel) else chosen,
+            lambda name: open_model(dataclasses.replace(config.model, model=name), os.environ),
+        )
         loop = AgentLoop(
             opened.runtime,
             chosen,
@@ -282,6 +248,8 @@ def run_chat_command(
             max_tool_calls_per_step=config.max_tool_calls_per_step,
             max_tool_calls_per_turn=config.max_tool_calls_per_turn,
             condition_budget=config.condition_budget,
+            compactor=compactor,
+            voice=voice,
         )
         messages: list[Message] = thread.messages if thread is not None else []
 
@@ -298,6 +266,7 @@ def run_chat_command(
                 assert prompter is not None
                 return _session(runner, loop, view, prompter, messages, chosen, thread, save)
             finally:
+                runner.run(compactor.aclose())
                 runner.run(chosen.aclose())
 
 
@@ -329,7 +298,7 @@ def _session(
     runner: asyncio.Runner,
     loop: AgentLoop,
     view: ChatView,
-    prompter: _Prompter,
+    prompter: Prompter,
     messages: list[Message],
     model: Model,
     thread: Thread | None,

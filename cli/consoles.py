@@ -1,7 +1,8 @@
 """The two rich consoles of the command line, made on first use.
 
 Importing rich costs a few tens of milliseconds that a command printing JSON, or
-nothing at all, does not need to pay.
+nothing at all, does not need to pay.  Neither console replaces ``:name:`` emoji codes:
+a tool's result or a model's answer is shown as it was written.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def stdout() -> Console:
 def _console(stream: TextIO) -> Console:
     from rich.console import Console
 
-    return Console(file=stream, highlight=False, soft_wrap=True, width=None if stream.isatty() else 1000)
+    return Console(file=stream, highlight=False, emoji=False, soft_wrap=True, width=None if stream.isatty() else 1000)
 
 
 @cache
@@ -120,7 +121,7 @@ def stderr() -> Console:
     """Standard error, for messages about what went wrong."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
 
 
 def notice(message: str) -> None:
@@ -129,8 +130,9 @@ def notice(message: str) -> None:
 
 
 @contextlib.contextmanager
-def runtime_log(console: Console, *, debug: bool) -> Iterator[None]:
-    """Show the runtime's warnings (hidden tools, failing tools) in one line each.
+def runtime_log(console: Console | None = None, *, debug: bool) -> Iterator[None]:
+    """Show the runtime's warnings (hidden tools, failing tools) in one line each, on ``console``
+    (standard error by default, made only when there is something to show).
 
     Without a handler, Python's last-resort logging would print a failing tool's whole
     traceback; the command shows it only with ``--debug``.
@@ -138,9 +140,10 @@ def runtime_log(console: Console, *, debug: bool) -> Iterator[None]:
 
     class _Line(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            console.print(f"[dim]{record.levelname.lower()}: {shown(record.getMessage())}[/]")
+            shown_on = stderr() if console is None else console
+            shown_on.print(f"[dim]{record.levelname.lower()}: {shown(record.getMessage())}[/]")
             if debug and record.exc_info:
-                console.print(shown(logging.Formatter().formatException(record.exc_info)), style="dim")
+                shown_on.print(shown(logging.Formatter().formatException(record.exc_info)), style="dim")
 
     logger = logging.getLogger("skillc.runtime")
     handler = _Line(logging.WARNING)

@@ -15,7 +15,7 @@ import typer
 
 from ..contracts.errors import SkillError, UserError
 from ..runtime.deadlines import HOPELESS_AFTER, set_last_resort
-from .app import app, settings
+from .app import app_for, settings
 from .consoles import shown, stderr, take_stdout
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
@@ -38,11 +38,12 @@ def _report(error: UserError | SkillError) -> None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code."""
-    command = typer.main.get_command(app)
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = typer.main.get_command(app_for(args))
     settings.debug = False
     take_stdout()
     try:
-        result = command.main(args=argv, prog_name="skill", standalone_mode=False)
+        result = command.main(args=args, prog_name="skill", standalone_mode=False)
     except typer.TyperException as error:  # click's usage errors, as typer re-exports them
         show = getattr(error, "show", None)
         if callable(show):

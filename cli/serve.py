@@ -4,6 +4,10 @@ The project is compiled first when ``dist/`` is stale, as ``skill test`` does; a
 that does not compile prints its report and exits 1.  ``--print-config HOST`` prints what
 makes that host start the server, and exits.  Over stdio nothing but the protocol is
 written to standard output; messages go to standard error.
+
+The server is imported only when it is started, and then only its transport's module:
+the mcp SDK takes about half a second to import, which ``--print-config`` and a usage
+error need not wait for.
 """
 
 from __future__ import annotations
@@ -16,11 +20,8 @@ from ..contracts.errors import UsageError
 from ..project import CompileFailed, Project, open_project
 from ..runtime.context import Environment
 from ..serve.hosts import Host, Launch, Transport, host_config, serve_arguments
-from ..serve.http import HttpOptions, serve_http
-from ..serve.server import build_server
-from ..serve.stdio import serve_stdio
+from ..serve.options import HttpOptions
 from .consoles import notice, runtime_log, stderr, stdout
-from .render import print_text
 
 __all__ = ["run_serve_command"]
 
@@ -72,14 +73,19 @@ def run_serve_command(
     try:
         opened = open_project(project, environment=options.environment, notify=notice)
     except CompileFailed as failed:
+        from .render import print_text  # the report's renderer only for a failed compile
+
         print_text(stderr(), failed.report)
         raise
     if print_config is not None:
         with opened:
             return _print_config(opened, print_config, transport, options, approve)
     agent, count = opened.runtime.manifest.agent.name, len(opened.runtime.tool_names)
-    with runtime_log(stderr(), debug=debug):
+    with runtime_log(debug=debug):
         if transport is Transport.stdio:
+            from ..serve.server import build_server
+            from ..serve.stdio import serve_stdio
+
             with opened:
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
@@ -90,5 +96,7 @@ def run_serve_command(
         notice(
             f"Serving agent {agent!r} ({count} tools) over MCP at {url} ({workers} worker{plural}; health: /healthz)"
         )
+        from ..serve.http import serve_http
+
         serve_http(opened, options)
     return 0

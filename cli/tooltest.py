@@ -14,23 +14,24 @@ tool that patches the ``json`` module does not change it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any, cast
 
 from ..contracts.errors import UsageError
 from ..contracts.settings import NEEDS_APPROVAL
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.arguments import decode_json
+from ..runtime.compaction import ModelView, compacts, uncompacted_view
 from ..runtime.context import Environment, StateError, ToolState
 from ..runtime.loader import Runtime
 from ..runtime.results import ToolResult
 from ..runtime.serialize import read_json, write_json
 from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
 from .flags import json_object_flag
-from .render import print_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["EXIT_NO_SUCH_TOOL", "run_test_command"]
 
@@ -111,12 +112,13 @@ def run_test_command(
     try:
         opened = open_project(project, environment=cast(Environment, environment), notify=notice)
     except CompileFailed as failed:
+        from .render import print_text  # the report's renderer only for a failed compile: --json needs no rich
+
         print_text(stderr(), failed.report)
         raise
     with opened:
-        out = stdout()
         if name is None:
-            return _list_tools(out, opened.runtime)
+            return _list_tools(stdout(), opened.runtime)
         entry = opened.runtime.tool_entry(name)
         if entry is None:
             known = ", ".join(opened.runtime.tool_names) or "none"
@@ -124,7 +126,7 @@ def run_test_command(
             return EXIT_NO_SUCH_TOOL
         context = opened.context(call_id=CALL_ID, tool=name, user=user_data, session=session_data, state=tool_state)
         approver = approve_all if approve else None
-        with runtime_log(stderr(), debug=debug):
+        with runtime_log(debug=debug):
             called = asyncio.run(
                 opened.call(
                     name,
@@ -139,6 +141,7 @@ def run_test_command(
         if as_json:
             _write_line(write_json({"name": name, "offered": False, "reason": called.hidden}))
         else:
+            out = stdout()
             out.print(f"Tool: {shown(name)} (skill {shown(entry.skill)})")
             out.print(
                 f"[bold yellow]Not run:[/] the tool is hidden this turn: {shown(called.hidden)}\n"
@@ -147,21 +150,31 @@ def run_test_command(
         return 1
     result = called.result
     after = tool_state.to_dict() if tool_state or state is not None else None
+    view = uncompacted_view(result.output, entry.settings, is_error=result.is_error)
+    compact = compacts(result.output, entry.settings, is_error=result.is_error)
     if as_json:
         document = result.to_dict()
+        if view.how:
+            document["model_output"] = view.text
+        if compact is not None:
+            document["compacted_by"] = compact["model"] or "the chat model"
         if after is not None:
             document["state"] = after
         _write_line(write_json(document))
     else:
+        out = stdout()
         _print_result(
             out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL] is not False
         )
+        _print_model_view(out, result, view, compact)
         if after is not None:
             out.print(f"State after the call: {shown(write_json(after, ensure_ascii=False))}")
     return 1 if result.is_error else 0
 
 
 def _list_tools(out: Console, runtime: Runtime) -> int:
+    from rich.table import Table  # only the listing draws a table
+
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
     for column in ("tool", "skill", "description"):
         table.add_column(column, no_wrap=column != "description")
@@ -173,6 +186,25 @@ def _list_tools(out: Console, runtime: Runtime) -> int:
     out.print(table)
     out.print(f"\n{len(runtime.tool_names)} tools. Run one with: skill test --name TOOL --input JSON")
     return 0
+
+
+def _print_model_view(out: Console, result: ToolResult, view: ModelView, compact: Mapping[str, Any] | None) -> None:
+    """Say what the model would receive when it is not the whole result shown above."""
+    total = len(result.output)
+    if compact is not None:
+        by = compact["model"] or "the chat model"
+        out.print(
+            f"[bold]In skill chat[/] this result ({total} characters, compact from {compact['threshold']}) is "
+            f"compacted by {by} before the model sees it; without a model to compact it, the model receives "
+            + ("it as it is." if not view.how else f"{len(view.text)} of its characters:")
+        )
+    elif view.how:
+        out.print(
+            f"[bold]The model receives[/] {len(view.text)} of these {total} characters (max_output_chars), "
+            "the head and tail:"
+        )
+    if view.how:
+        out.print(shown(view.text))
 
 
 def _print_result(

@@ -290,7 +290,8 @@ def _build_tool(
                     f"tool {tool.name!r} is strict, but {strict}",
                     tool.source.path,
                     _tool_pos(tool),
-                    hint="make the input model fit OpenAI's strict mode, or set strict = False",
+                    hint="make the input model fit OpenAI's strict mode, or set strict = False on the tool "
+                    '(under [tool.skill.chat] strict = "all", set it to "per-tool" first)',
                 )
             )
             return None

@@ -140,6 +140,12 @@ CHECKS: dict[str, Check] = {
         ),
         _check("skill/missing-input-schema", Severity.WARNING, "Tool should have an input_schema for type safety."),
         _check(
+            "skill/mixed-strict",
+            Severity.WARNING,
+            "A skill mixes strict and non-strict tools, which some providers refuse in one request "
+            '(deepseek\'s strict mode); [tool.skill.chat] strict = "all" or "none" sends one value.',
+        ),
+        _check(
             "skill/constructor-args-dropped",
             Severity.WARNING,
             "A class-form tool is registered with arguments, which the compiled tool never receives.",

@@ -12,17 +12,32 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..contracts.errors import ConfigError
+from ..contracts.settings import PER_CALL, SETTINGS, InvalidSetting
 from .report import Reporter
 from .types import Config, Finding, Pos
 
-__all__ = ["KNOWN_KEYS", "locate_config", "read_config"]
+__all__ = ["KNOWN_KEYS", "STRICT_MODES", "locate_config", "read_config"]
 
 KNOWN_KEYS = frozenset(
-    {"entry", "src", "out", "schema", "chat", "data", "max_file_bytes", "allow_outside", "include", "exclude"}
+    {
+        "entry",
+        "src",
+        "out",
+        "schema",
+        "chat",
+        "data",
+        "defaults",
+        "max_file_bytes",
+        "allow_outside",
+        "include",
+        "exclude",
+    }
 )
+#: ``[tool.skill.chat] strict``: what ``skill chat`` sends as each tool's ``strict`` (each tool's own by default).
+STRICT_MODES: Final = ("per-tool", "all", "none")
 DEFAULTS = {"entry": "src/agent.py", "src": "src", "out": "dist"}
 PYPROJECT = "pyproject.toml"
 
@@ -138,6 +153,11 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
     chat = table.get("chat", {})
     if not isinstance(chat, dict):
         raise ConfigError(f"{pyproject}: [tool.skill.chat] must be a table")
+    if chat.get("strict", STRICT_MODES[0]) not in STRICT_MODES:
+        raise ConfigError(
+            f"{pyproject}: [tool.skill.chat] strict must be " + ", ".join(f'"{mode}"' for mode in STRICT_MODES),
+            hint='"all" makes every tool strict (deepseek\'s strict mode needs one value for all), "none" no tool',
+        )
     return Config(
         root=root,
         pyproject=pyproject.resolve(),
@@ -146,6 +166,7 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         out=out_dir,
         schema=schema,
         chat=chat,
+        defaults=_setting_defaults(table, pyproject),
         warnings=warnings,
         entry_line=key_lines.get("entry", header),
         dependencies=_dependencies(document, pyproject),
@@ -155,6 +176,33 @@ def read_config(pyproject: Path, *, out: Path | None = None) -> Config:
         exclude=_globs(table, "exclude", Config.exclude, pyproject),
         **_data_settings(table, root, pyproject),
     )
+
+
+def _setting_defaults(table: Mapping[str, Any], pyproject: Path) -> dict[str, object]:
+    """``[tool.skill.defaults]``: a value for any row of the settings table, for the tools that do not set it.
+
+    Each is checked by its row's rule, as a tool's own value is; a setting decided per call
+    (a function) cannot be written in TOML, so only plain values are taken.
+    """
+    defaults = table.get("defaults", {})
+    if not isinstance(defaults, dict):
+        raise ConfigError(f"{pyproject}: [tool.skill.defaults] must be a table")
+    rows = {setting.name: setting for setting in SETTINGS}
+    checked: dict[str, object] = {}
+    for key, value in defaults.items():
+        setting = rows.get(key)
+        if setting is None:
+            raise ConfigError(
+                f"{pyproject}: [tool.skill.defaults] has {key!r}, which is not a tool setting",
+                hint="the settings are " + ", ".join(rows),
+            )
+        try:
+            checked[key] = setting.plain(value)
+        except InvalidSetting as error:
+            raise ConfigError(f"{pyproject}: [tool.skill.defaults] {error}, not {value!r}") from None
+        if setting.per_call and checked[key] == PER_CALL:
+            raise ConfigError(f"{pyproject}: [tool.skill.defaults] {key} must be a value; a function is set per tool")
+    return checked
 
 
 #: The keys of ``[tool.skill.data]``.

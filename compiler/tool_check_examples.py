@@ -10,6 +10,14 @@ from .types import Example
 
 __all__ = ["TOOL_EXAMPLES"]
 
+#: Two strict tools; without the first ``strict = True`` the skill mixes them.
+_STRICT_PAIR = (
+    LOOKUP.replace('    name = "lookup"\n', '    name = "lookup"\n    strict = True\n')
+    + "\n\nclass Other(Lookup):\n"
+    + '    name = "other"\n'
+    + "    strict = True\n"
+)
+
 TOOL_EXAMPLES: dict[str, CheckExamples] = {
     "skill/missing-name": CheckExamples(
         valid=(Example(GOOD),),
@@ -91,9 +99,9 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             Example(
                 {
                     "agent.py": agent("ping", "from tools import ping"),
-                    "tools.py": 'from skillc import tool\n\n@tool(lazy=True)\ndef ping(text: str) -> str:\n    """Echo."""\n    return text\n',
+                    "tools.py": 'from skillc import tool\n\n@tool(cache=True)\ndef ping(text: str) -> str:\n    """Echo."""\n    return text\n',
                 },
-                ("src/tools.py", 3, 11),
+                ("src/tools.py", 3, 12),
             ),
         ),
     ),
@@ -149,6 +157,23 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             Example(
                 {"agent.py": agent("Lookup()"), "tools.py": LOOKUP.replace('"lookup"', '"' + "l" * 54 + '"')},
                 ("src/tools.py", 8, 11),
+            ),
+        ),
+    ),
+    "skill/mixed-strict": CheckExamples(
+        valid=(
+            Example(GOOD),
+            Example(
+                {"agent.py": agent("Lookup(), Other()", "from tools import Lookup, Other"), "tools.py": _STRICT_PAIR}
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup(), Other()", "from tools import Lookup, Other"),
+                    "tools.py": _STRICT_PAIR.replace("    strict = True\n", "", 1),
+                },
+                ("src/tools.py", 18, 13),
             ),
         ),
     ),

@@ -15,7 +15,8 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..contracts.settings import PER_CALL, SETTINGS, InvalidSetting, Setting, SettingValues
+from ..contracts.settings import PER_CALL, SETTINGS, STRICT, InvalidSetting, Setting, SettingValues
+from .config import STRICT_MODES
 from .evaluate import Evaluator, Unsupported
 from .resolve import ExternalSym, FunctionSym, Linker
 from .tool_drafts import ToolDraft, setting_of, tool_decorator
@@ -99,8 +100,14 @@ class SettingsReader:
         return ok
 
     def settings(self, draft: ToolDraft) -> SettingValues | None:
-        """Every row of the settings table as the tool sets it, or ``None`` after reporting a value that cannot work."""
-        given: dict[str, object] = {}
+        """Every row of the settings table as the tool sets it, or ``None`` after reporting a value that cannot work.
+
+        A row the tool does not set takes the project's ``[tool.skill.defaults]`` value, else the
+        row's default; ``[tool.skill.chat] strict = "all"`` (or ``"none"``) makes every tool strict
+        (or none), whatever it sets, so that ``tool.json`` holds what ``skill chat`` sends.
+        """
+        config = self.linker.config
+        given: dict[str, object] = dict(config.defaults)
         ok = True
         for setting in SETTINGS:
             if setting.per_call and draft.cls is not None and self.linker.class_method(draft.cls, setting.name):
@@ -115,6 +122,9 @@ class SettingsReader:
                 ok = False
                 continue
             given[setting.name] = value
+        mode = config.chat.get("strict", STRICT_MODES[0])
+        if mode != STRICT_MODES[0]:
+            given[STRICT.name] = mode == "all"
         return SettingValues.read(given) if ok else None
 
     def _setting_value(self, setting: Setting[Any], module: str, expr: Expr) -> object:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 
 from ..contracts.docstrings import parse_docstring
+from ..contracts.settings import STRICT
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
@@ -38,6 +39,8 @@ class ToolReader:
         #: Tools refused only for their name (invalid or reserved): nothing else keeps them
         #: from working, so their schemas are still checked, in the same run.
         self.misnamed: list[ToolInfo] = []
+        #: The first tool of each skill with each ``strict`` value, to warn when a skill mixes them.
+        self._strict_seen: dict[tuple[str, bool], str] = {}
 
     def setting(self, draft: ToolDraft, name: str) -> tuple[str, Expr] | None:
         """Where a setting is given and its expression, for any form."""
@@ -154,10 +157,35 @@ class ToolReader:
             init_arguments=draft.init_arguments,
             init_keywords=draft.init_keywords,
         )
+        self._check_strict_mix(draft, info)
         if misnamed:
             self.misnamed.append(info)
             return None
         return info
+
+    def _check_strict_mix(self, draft: ToolDraft, info: ToolInfo) -> None:
+        """Warn at the first tool of a skill whose ``strict`` differs from an earlier tool's there.
+
+        Some providers (deepseek's strict mode) refuse a request whose tools differ in
+        ``strict``; ``[tool.skill.chat] strict = "all"`` or ``"none"`` sends one value for all.
+        """
+        strict = bool(info.settings[STRICT])
+        self._strict_seen.setdefault((info.skill, strict), info.name)
+        other = self._strict_seen.get((info.skill, not strict))
+        if other is None or self._strict_seen[(info.skill, strict)] != info.name:
+            return
+        given = self.setting(draft, STRICT.name)
+        module, pos = (given[0], given[1].pos) if given is not None else (draft.module, draft.pos)
+        strict_one, loose_one = (info.name, other) if strict else (other, info.name)
+        self.linker.report(
+            "skill/mixed-strict",
+            module,
+            pos,
+            f"skill {info.skill!r} mixes strict and non-strict tools ({strict_one!r} is strict, {loose_one!r} "
+            "is not); some providers, such as deepseek in strict mode, refuse a request whose tools differ in strict",
+            hint='set strict = "all" (or "none") in [tool.skill.chat] to send one value for every tool, '
+            "or give the skill's tools the same strict",
+        )
 
     def _name(self, draft: ToolDraft, ok: bool) -> tuple[str, bool] | None:
         """The tool's name and whether the tool is still usable (``ok`` so far and a good

@@ -328,6 +328,8 @@ class Config:
     out: Path
     schema: Literal["static", "import"] = "static"
     chat: Mapping[str, object] = field(default_factory=dict)
+    #: ``[tool.skill.defaults]``: plain values of settings for the tools that do not set them.
+    defaults: Mapping[str, object] = field(default_factory=dict)
     warnings: tuple[Diagnostic, ...] = ()
     #: Line of ``entry =`` in pyproject.toml (or of the table when it is not set).
     entry_line: int = 1

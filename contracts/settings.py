@@ -31,9 +31,13 @@ from typing import Any, Final, Generic, TypedDict, TypeVar
 
 __all__ = [
     "ANNOTATIONS",
+    "COMPACT",
+    "COMPACT_THRESHOLD",
     "DEFAULTS",
     "DESTRUCTIVE",
     "IDEMPOTENT",
+    "LAZY",
+    "MAX_OUTPUT_CHARS",
     "METADATA",
     "NEEDS_APPROVAL",
     "OPEN_WORLD",
@@ -202,6 +206,64 @@ VOICE: Final = Setting[tuple[str, ...]](
 )
 
 
+def _positive(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
+
+
+#: A result of at least this many characters is compacted, unless ``compact`` names another threshold.
+COMPACT_THRESHOLD: Final = 1500
+
+
+def _compact(value: object) -> dict[str, Any] | bool | None:
+    """``False`` (off), or ``{"threshold": N, "model": NAME or None}`` from True, a threshold or such a mapping."""
+    if isinstance(value, bool):
+        return {"threshold": COMPACT_THRESHOLD, "model": None} if value else False
+    if isinstance(value, int):
+        return {"threshold": value, "model": None} if value >= 1 else None
+    if not isinstance(value, Mapping) or not set(value) <= {"threshold", "model"}:
+        return None
+    threshold = value.get("threshold", COMPACT_THRESHOLD)
+    model = value.get("model")
+    if _positive(threshold) is None or (model is not None and _text(model) is None):
+        return None
+    return {"threshold": threshold, "model": model}
+
+
+def _compact_label(value: dict[str, Any] | bool) -> str:
+    if not isinstance(value, dict):
+        return "not compacted"
+    by = f" by {value['model']}" if value["model"] else ""
+    return f"compact{by} from {value['threshold']} characters"
+
+
+MAX_OUTPUT_CHARS: Final = Setting[int | None](
+    "max_output_chars",
+    "Characters of a result the model sees at most (skill chat, skill serve): the head and tail of a longer one, "
+    "with a notice of what was left out.",
+    None,
+    "a whole number of 1 or more, or None",
+    _positive,
+    label=lambda value: f"max output {value} characters",
+    optional=True,
+)
+COMPACT: Final = Setting[dict[str, Any] | bool](
+    "compact",
+    "Have a model compress a result of at least 1500 characters before the model sees it (skill chat): True, "
+    'a threshold, or {"threshold": N, "model": NAME}.',
+    False,
+    'True, False, a threshold of 1 or more characters, or {"threshold": N, "model": NAME}',
+    _compact,
+    label=_compact_label,
+)
+LAZY: Final = Setting[bool](
+    "lazy",
+    "Not sent to the model until it finds the tool through the built-in find_tools tool (skill chat).",
+    False,
+    "True or False",
+    _flag,
+)
+
+
 def _hint(name: str, doc: str, yes: str, no: str) -> Setting[bool | None]:
     """An MCP annotation hint: True, False, or None (not sent)."""
     return Setting[bool | None](
@@ -255,6 +317,9 @@ SETTINGS: Final[tuple[Setting[Any], ...]] = (
     REQUIRED,
     METADATA,
     VOICE,
+    MAX_OUTPUT_CHARS,
+    COMPACT,
+    LAZY,
     *ANNOTATIONS,
 )
 
@@ -269,6 +334,9 @@ class ToolSettings(TypedDict, total=False):
     required: bool
     metadata: Mapping[str, Any]
     voice: ToolFlag
+    max_output_chars: int | None
+    compact: bool | int | Mapping[str, Any]
+    lazy: bool
     title: str | None
     read_only: bool | None
     destructive: bool | None

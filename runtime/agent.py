@@ -27,6 +27,13 @@ not sent).  Naming one function, rather than ``"required"`` (which any tool sati
 is what makes sure the required tools themselves are called; it is also the form of
 ``tool_choice`` that OpenAI-compatible servers support most widely.
 
+What the model gets of a result is ``compaction.model_view``: compacted by the loop's
+``compactor`` for a ``compact`` tool, capped by ``max_output_chars``.  Lazy tools are sent
+only once the built-in ``find_tools`` has found them (``discovery``); a call of one not
+found yet is refused.  An approver may answer ``approval.Edited(arguments)``: the call
+then runs with the person's arguments (``approval.call_reviewed``).  With ``voice=True`` (a simulated voice session) the tools flagged
+``ignore_on_enter`` are not offered on the conversation's first turn.
+
 Every call and condition of every turn gets the loop's ``context``, so they share its
 ``state`` (``ctx.state``): the conversation's own data, which the caller keeps with the
 conversation (``skill chat`` in the thread file).
@@ -44,11 +51,15 @@ import dataclasses
 import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 from ..contracts.errors import ConfigError, UsageError
+from ..contracts.settings import LAZY, VOICE, Setting, ToolFlag
+from .approval import call_reviewed
 from .call import Approver
+from .compaction import Compactor, model_view
 from .context import ToolContext
+from .discovery import FIND_TOOLS, Discovery, found_names, visible
 from .loader import Runtime
 from .models import MODEL_KEYS, Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
 from .offer import Offer
@@ -83,7 +94,11 @@ CHAT_KEYS: Final = MODEL_KEYS | {
     "max_steps",
     "max_tool_calls_per_step",
     "max_tool_calls_per_turn",
+    "strict",
 }
+#: The plain name of the voice flag that hides a tool on the conversation's first turn.
+IGNORE_ON_ENTER: Final = str(ToolFlag.IGNORE_ON_ENTER.name).lower()
+T = TypeVar("T")
 DENIED_NOTE: Final = (
     "The user refused this call. Do not call this tool again in this turn: tell the user that it was not done."
 )
@@ -220,6 +235,8 @@ class _Turn:
     failed: dict[tuple[str, str], ToolResult] = field(default_factory=dict)
     repeats: dict[str, int] = field(default_factory=dict)
     withdrawn: set[str] = field(default_factory=set)
+    #: Tools a voice agent does not offer on the conversation's first turn (``ignore_on_enter``).
+    entering: set[str] = field(default_factory=set)
     calls: int = 0
     capped: bool = False
 
@@ -239,6 +256,8 @@ class AgentLoop:
         max_tool_calls_per_step: int = DEFAULT_MAX_TOOL_CALLS_PER_STEP,
         max_tool_calls_per_turn: int = DEFAULT_MAX_TOOL_CALLS_PER_TURN,
         condition_budget: float | None = DEFAULT_CONDITION_BUDGET,
+        compactor: Compactor | None = None,
+        voice: bool = False,
     ) -> None:
         if max_steps < 1 or max_tool_calls_per_step < 1 or max_tool_calls_per_turn < 1:
             raise ValueError("max_steps and the caps on tool calls must be at least 1")
@@ -254,6 +273,10 @@ class AgentLoop:
         self.events = events
         #: Seconds each turn's offer waits for the conditions (``None``: their own timeouts only).
         self.condition_budget = condition_budget
+        #: Compresses the results of ``compact`` tools (``None``: they are sent as they are, capped).
+        self.compactor = compactor
+        #: A simulated voice session: ``ignore_on_enter`` tools are hidden on the conversation's first turn.
+        self.voice = voice
         #: Tool calls started in the turn in progress.
         self._started = 0
 
@@ -265,31 +288,31 @@ class AgentLoop:
         removes what the turn added.
         """
         start = len(messages)
+        entering = not any(message.get("role") == "user" for message in messages)
         messages.append({"role": "user", "content": text})
         self._started = 0
         try:
-            return await self._steps(messages)
+            return await self._steps(messages, entering)
         except BaseException:
             if not self._started:
                 del messages[start:]
             raise
 
-    async def _steps(self, messages: list[Message]) -> TurnResult:
+    async def _steps(self, messages: list[Message], entering: bool) -> TurnResult:
         results: list[ToolResult] = []
         offer = await self.runtime.offer(self.context, budget=self.condition_budget)
         prompt = system_prompt(self.runtime.manifest.agent.persona, offer)
         system: list[Message] = [{"role": "system", "content": prompt}] if prompt else []
         called: set[str] = set()
         turn = _Turn(offer)
+        if self.voice and entering:  # the voice agent enters the conversation: these wait for a later turn
+            turn.entering.update(t.name for t in offer.tools if IGNORE_ON_ENTER in self._setting(t.name, VOICE))
         for step in range(1, self.max_steps + 1):
-            offered = turn.offer
-            if turn.withdrawn:
-                offered = dataclasses.replace(
-                    offer, tools=tuple(t for t in offer.tools if t.name not in turn.withdrawn)
-                )
+            offered, discovery = self._step_offer(turn, messages)
+            definitions = offered.definitions + ([discovery.definition()] if discovery is not None else [])
             reply = await self.model.respond(
                 [*system, *messages],
-                offered.definitions,
+                definitions,
                 tool_choice=tool_choice(offered, called),
                 on_text=self.events.text if self.events is not None else None,
             )
@@ -299,7 +322,7 @@ class AgentLoop:
             if not reply.tool_calls:
                 messages.append(reply.to_message())
                 return TurnResult(reply.text, step, tuple(results), offer=offer)
-            outcomes = await self._run_calls(reply.tool_calls, offered, turn)
+            outcomes = await self._run_calls(reply.tool_calls, offered, turn, discovery)
             called.update(call.name for call in reply.tool_calls)
             results.extend(outcomes)
             messages.append(reply.to_message())
@@ -312,13 +335,43 @@ class AgentLoop:
         reason = f"the model was asked {self.max_steps} times and still called tools instead of answering"
         return TurnResult("", self.max_steps, tuple(results), stopped=True, reason=reason, offer=offer)
 
-    async def _run_calls(self, calls: tuple[ToolCall, ...], offered: Offer, turn: _Turn) -> list[ToolResult]:
+    def _setting(self, name: str, setting: Setting[T]) -> T:
+        entry = self.runtime.tool_entry(name)
+        return entry.settings[setting] if entry is not None else setting.default
+
+    def _step_offer(self, turn: _Turn, messages: list[Message]) -> tuple[Offer, Discovery | None]:
+        """What this step sends: the turn's offer less the withdrawn tools and the lazy ones not found yet.
+
+        ``find_tools`` comes with it while a lazy tool is unfound (unless a tool of the agent has that name).
+        """
+        tools = [tool for tool in turn.offer.tools if tool.name not in turn.withdrawn | turn.entering]
+        lazy = frozenset(tool.name for tool in tools if self._setting(tool.name, LAZY))
+        if self.runtime.tool_entry(FIND_TOOLS) is not None:
+            lazy = frozenset()
+        found = found_names(messages) if lazy else set()
+        unfound = tuple(tool for tool in tools if tool.name in lazy and tool.name not in found)
+        shown = dataclasses.replace(turn.offer, tools=tuple(visible(tools, lazy, found)))
+        if not unfound:
+            return shown, None
+        return shown, Discovery(unfound, strict=all(tool.definition.get("strict") is True for tool in tools))
+
+    async def _run_calls(
+        self, calls: tuple[ToolCall, ...], offered: Offer, turn: _Turn, discovery: Discovery | None = None
+    ) -> list[ToolResult]:
         """Run one reply's calls at once, except repeats of failed calls and calls past a cap."""
         outcomes: list[ToolResult | None] = [None] * len(calls)
         running: list[tuple[int, ToolCall]] = []
         for index, call in enumerate(calls):
             earlier = turn.failed.get(_call_key(call))
-            if call.name in turn.withdrawn:
+            if discovery is not None and call.name in discovery.names:
+                outcomes[index] = ToolResult(
+                    call.id,
+                    call.name,
+                    is_error=True,
+                    output=f"Not run: {call.name} is not listed yet. Call {FIND_TOOLS} to find it first.",
+                    error_type="not_offered",
+                )
+            elif call.name in turn.withdrawn:
                 outcomes[index] = _error(
                     call, f"Not run: {call.name} was withdrawn for this turn after its failed call was repeated."
                 )
@@ -340,7 +393,7 @@ class AgentLoop:
             else:
                 turn.calls += 1
                 running.append((index, call))
-        done = await asyncio.gather(*(self._call(call, offered) for _, call in running))
+        done = await asyncio.gather(*(self._call(call, offered, discovery) for _, call in running))
         for (index, call), result in zip(running, done, strict=True):
             if result.error_type == "approval_denied":
                 result = dataclasses.replace(result, output=f"{result.output}\n{DENIED_NOTE}")
@@ -349,13 +402,18 @@ class AgentLoop:
             outcomes[index] = result
         return [result for result in outcomes if result is not None]
 
-    async def _call(self, call: ToolCall, offer: Offer) -> ToolResult:
+    async def _call(self, call: ToolCall, offer: Offer, discovery: Discovery | None = None) -> ToolResult:
         self._started += 1
         if self.events is not None:
             self.events.tool_started(call)
-        result = await self.runtime.call(
-            call.name, call.arguments, call.id, self.context, offered=offer.names, approver=self.approver
-        )
+        entry = self.runtime.tool_entry(call.name)
+        if discovery is not None and call.name == FIND_TOOLS:
+            result = discovery.answer(call)
+        else:
+            result = await call_reviewed(self.runtime, call, self.context, offered=offer.names, approver=self.approver)
+        if entry is not None:
+            view = await model_view(call.name, result.output, entry.settings, self.compactor, is_error=result.is_error)
+            result = dataclasses.replace(result, output=view.text)
         if self.events is not None:
             self.events.tool_finished(call, result)
         return result

@@ -22,7 +22,7 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Final
 
 import uvicorn
@@ -31,43 +31,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..contracts.errors import UsageError
 from ..project import Project, open_project
-from ..runtime.context import Environment
+from .options import HEALTH_PATH, HttpOptions
 from .server import ProjectServer
 
 __all__ = ["HEALTH_PATH", "OPTIONS_VARIABLE", "HttpOptions", "http_app", "serve_http", "worker_app"]
 
-HEALTH_PATH: Final = "/healthz"
 #: How the parent process passes its options to the worker processes uvicorn starts.
 OPTIONS_VARIABLE: Final = "SKILLC_SERVE_OPTIONS"
 #: Seconds a stopping server waits for the requests in flight.
 _GRACEFUL_SHUTDOWN: Final = 10
-
-
-@dataclass(frozen=True)
-class HttpOptions:
-    """Everything a worker needs to serve the project as the command line asked."""
-
-    project: str
-    environment: Environment = "sandbox"
-    approve: bool = False
-    host: str = "127.0.0.1"
-    port: int = 8000
-    path: str = "/mcp"
-    workers: int = 1
-
-    def check(self) -> None:
-        """Refuse options that cannot work, as usage errors."""
-        if not self.path.startswith("/") or self.path == HEALTH_PATH or any(c in self.path for c in "?# "):
-            raise UsageError(
-                f"--path must be an absolute URL path other than {HEALTH_PATH}, not {self.path!r}",
-                hint="e.g. --path /mcp",
-            )
-        if not 0 <= self.port <= 65535:
-            raise UsageError(f"--port must be between 0 and 65535, not {self.port}")
-        if self.workers < 1:
-            raise UsageError(f"--workers must be at least 1, not {self.workers}")
 
 
 def http_app(project: Project, options: HttpOptions) -> Starlette:

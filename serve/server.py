@@ -9,7 +9,9 @@
   and its skill's again, validation, timeout and retries, output validation).  A name the
   project does not have is a protocol error (``-32602``); every other failure is a result
   with ``isError: true`` and the text the model should read.  ``structuredContent`` is sent
-  only with a successful result of a tool that has an output model.
+  only with a successful result of a tool that has an output model.  A tool's
+  ``max_output_chars`` caps the text (head and tail kept, with a notice); a cut result
+  goes without ``structuredContent``.
 
 The instructions (``initialize`` and ``server/discover``) are the agent's persona and the
 contexts of the skills offered at that moment, as ``skill chat`` builds its system prompt.
@@ -43,9 +45,11 @@ from mcp_types import (
     TextContent,
 )
 
+from ..contracts.settings import MAX_OUTPUT_CHARS
 from ..contracts.version import __version__
 from ..project import Project, approve_all
 from ..runtime.agent import DEFAULT_CONDITION_BUDGET, system_prompt
+from ..runtime.compaction import cut_output
 from .listing import ToolListing, read_listings
 
 __all__ = ["LIST_BUDGET", "ProjectServer", "build_server"]
@@ -133,12 +137,15 @@ class ProjectServer:
             approver=self.approver,
         )
         result = called.result
-        content = [TextContent(text=result.output)]
+        entry = self.project.runtime.tool_entry(params.name)
+        limit = entry.settings[MAX_OUTPUT_CHARS] if entry is not None else None
+        # What the model sees is capped; a cut result is no JSON, so it goes without structuredContent.
+        content = [TextContent(text=cut_output(result.output, limit) if limit is not None else result.output)]
         if result.is_error:
             return CallToolResult(content=content, is_error=True)
         if listing.structured:
             try:
-                return CallToolResult(content=content, structured_content=_loads(result.output))
+                return CallToolResult(content=content, structured_content=_loads(content[0].text))
             except ValueError:  # not JSON (cut to a size limit): the text alone is what there is
                 pass
         return CallToolResult(content=content)

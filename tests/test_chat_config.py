@@ -58,7 +58,7 @@ def test_unknown_keys_are_warnings() -> None:
     config = chat_config({"modle": "x", "stream": False}, environ={})
     assert config.warnings == (
         "unknown key 'modle' in [tool.skill.chat] (known keys: base_url, condition_budget, deadline, max_answer_bytes, "
-        "max_retries, max_steps, max_tool_calls_per_step, max_tool_calls_per_turn, model, stream, timeout)",
+        "max_retries, max_steps, max_tool_calls_per_step, max_tool_calls_per_turn, model, stream, strict, timeout)",
     )
     assert config.model.stream is False
 
