@@ -28,6 +28,7 @@ from .compiler.api import CompileReport, compile_project
 from .compiler.types import Config
 from .contracts.errors import UserError
 from .runtime.call import Approver
+from .runtime.client import ClientHandler
 from .runtime.context import Environment, ToolContext, ToolState
 from .runtime.data import DataStore, open_store
 from .runtime.envfile import export_missing, load_env, with_process_env
@@ -163,6 +164,7 @@ class Project:
         check_condition: bool = True,
         own_conditions_only: bool = False,
         approver: Approver | None = None,
+        client: ClientHandler | None = None,
     ) -> OfferedCall:
         """Offer, then call ``name`` unless the offer hides it (``not_offered``); a result always.
 
@@ -170,7 +172,7 @@ class Project:
         (the offer then holds just that tool), so a slow condition elsewhere cannot delay
         the call; ``skill test`` and ``skillc.testing`` call so.  ``check_condition=False``
         skips the offer, so the tool runs whatever its conditions say.  The call's id is the context's; without a context, one is
-        built for the tool.
+        built for the tool.  ``client(name, arguments)`` gives the result of a client-side tool.
         """
         context = self.context(tool=name) if context is None else context
         only = (name,) if own_conditions_only else None
@@ -182,6 +184,7 @@ class Project:
             context,
             offered=offer.names if offer is not None else None,
             approver=approver,
+            client=client,
         )
         hidden = None
         if offer is not None and result.error_type == "not_offered":

@@ -32,6 +32,7 @@ from typing import Any
 from .compiler.api import CompileReport
 from .project import CompileFailed as ProjectCompileFailed
 from .project import Project, approve_all, decline_all, open_project
+from .runtime.client import ClientHandler
 from .runtime.context import Environment, ToolContext, ToolState
 from .runtime.data import DataStore
 from .runtime.loader import Runtime
@@ -105,10 +106,13 @@ class ProjectUnderTest:
         *,
         approve: bool = False,
         check_condition: bool = True,
+        client: ClientHandler | None = None,
         **context: Any,
     ) -> ToolResult:
         """Call one tool; its own and its skill's conditions (no other) run first unless ``check_condition=False``.
 
+        ``client(name, arguments)`` (sync or async) gives the result of a client-side tool, as the
+        application would: ``client=lambda name, arguments: {"color": "red"}``.
         ``context`` takes what ``context()`` does: ``environment``, ``env``, ``user``, ``session``, ``state``.
         """
         called = self.project.call(
@@ -118,6 +122,7 @@ class ProjectUnderTest:
             check_condition=check_condition,
             own_conditions_only=True,
             approver=approve_all if approve else decline_all,
+            client=client,
         )
         return asyncio.run(called).result
 

@@ -186,6 +186,9 @@ def test(
         str | None, typer.Option("--session", help="ctx.session for the call, as a JSON object.")
     ] = None,
     state: Annotated[str | None, typer.Option("--state", help="ctx.state for the call, as a JSON object.")] = None,
+    result: Annotated[
+        str | None, typer.Option("--result", help="A client-side tool's result, as JSON (it has no execute).")
+    ] = None,
 ) -> int:
     """Run one tool from its compiled bundle, as a model's call would."""
     from .tooltest import run_test_command
@@ -201,6 +204,7 @@ def test(
         user=user,
         session=session,
         state=state,
+        result_text=result,
         debug=settings.debug,
     )
 
@@ -226,6 +230,13 @@ def chat(
     voice: Annotated[
         bool, typer.Option("--voice", help="Simulate a voice session: the tools' voice flags apply.")
     ] = False,
+    client_results: Annotated[
+        Path | None,
+        typer.Option(
+            "--client-results",
+            help="JSON file: client-side tool name -> its result, or a list of results in call order.",
+        ),
+    ] = None,
 ) -> int:
     """Talk to the agent through a model, running its tool calls."""
     from .chat import run_chat_command
@@ -242,6 +253,7 @@ def chat(
         user=user,
         session=session,
         voice=voice,
+        client_results=client_results,
         debug=settings.debug,
     )
 

@@ -15,6 +15,11 @@ approves it with arguments the person edits); with
 
 Every call and condition of the conversation shares one ``ctx.state``; with ``--thread``
 it is kept in the thread file after each turn and given back when the thread goes on.
+
+A client-side tool's result comes from the user: a session shows the call with its
+validated arguments and asks for it; ``--client-results FILE`` gives the results in
+advance (``client_results``), in a session too; with ``-m`` and no file, such a call is an
+error result the model reads, and the run says how to give one.
 """
 
 from __future__ import annotations
@@ -30,10 +35,11 @@ from rich.console import Console
 from rich.live import Live
 
 from ..contracts.errors import UsageError
-from ..contracts.settings import VOICE, SettingValues, ToolFlag
+from ..contracts.settings import CLIENT, VOICE, SettingValues, ToolFlag
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.agent import AgentLoop, chat_config
 from ..runtime.call import Approver
+from ..runtime.client import ClientHandler
 from ..runtime.compaction import Compactor
 from ..runtime.context import Environment
 from ..runtime.loader import Runtime
@@ -42,9 +48,10 @@ from ..runtime.offline import OfflineModel
 from ..runtime.providers import open_model
 from ..runtime.results import ToolResult
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
+from .client_results import read_client_results, results_handler
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
 from .flags import json_object_flag
-from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, shorten
+from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, client_asker, shorten
 from .render import print_text
 
 __all__ = ["ChatView", "run_chat_command"]
@@ -72,13 +79,21 @@ class ChatView:
     """
 
     def __init__(
-        self, out: Console, trace: Console, *, one_shot: bool, uninterruptible: frozenset[str] = frozenset()
+        self,
+        out: Console,
+        trace: Console,
+        *,
+        one_shot: bool,
+        uninterruptible: frozenset[str] = frozenset(),
+        unanswered: frozenset[str] = frozenset(),
     ) -> None:
         self.out = out
         self.trace = trace
         self.one_shot = one_shot
         #: In a voice session: the tools the user cannot interrupt (``disallow_interruption``).
         self.uninterruptible = uninterruptible
+        #: The client-side tools nobody gives results for (``-m`` without ``--client-results``).
+        self.unanswered = unanswered
         self.markdown = out.is_terminal and not out.is_dumb_terminal
         self._pieces: list[str] = []
         self._live: Live | None = None
@@ -124,6 +139,11 @@ class ChatView:
         )
         if result.error_type == "approval_denied" and self.one_shot:
             self.trace.print("   [dim]pass --approve to approve the tools that need approval[/]")
+        if result.error_type == "execution" and call.name in self.unanswered:
+            self.trace.print(
+                f"   [dim]{shown(call.name)} is a client-side tool: with -m, pass --client-results FILE "
+                "to give its results[/]"
+            )
 
     # --- the rest of the session ------------------------------------------------------
 
@@ -181,9 +201,12 @@ def run_chat_command(
     user: str | None = None,
     session: str | None = None,
     voice: bool = False,
+    client_results: Path | None = None,
     debug: bool = False,
 ) -> int:
     """Compile if needed, then chat: one message with ``message``, else a session; return the exit code.
+
+    ``client_results`` is a JSON file of the results of client-side tools (``client_results``).
 
     ``user`` and ``session`` (JSON objects) become every tool call's ``ctx.user`` and ``ctx.session``.
     ``voice`` simulates a voice session (lua-cli's ``ToolFlag``): ``ignore_on_enter`` tools are
@@ -195,6 +218,7 @@ def run_chat_command(
         raise UsageError("-m needs a message", hint="""e.g. skill chat -m 'Where is order A1001?'""")
     if thread_id is not None:
         check_thread_id(thread_id)  # a usage error before anything is compiled
+    results = read_client_results(client_results) if client_results is not None else None
     try:
         opened = open_project(project, environment=cast(Environment, environment), notify=notice)
     except CompileFailed as failed:
@@ -220,8 +244,15 @@ def run_chat_command(
             for name in opened.runtime.tool_names
             if voice and _DISALLOW_INTERRUPTION in _entry_settings(opened.runtime, name)[VOICE]
         )
+        client_tools = frozenset(
+            name for name in opened.runtime.tool_names if _entry_settings(opened.runtime, name)[CLIENT]
+        )
         view = ChatView(
-            stdout(), stderr() if one_shot else stdout(), one_shot=one_shot, uninterruptible=uninterruptible
+            stdout(),
+            stderr() if one_shot else stdout(),
+            one_shot=one_shot,
+            uninterruptible=uninterruptible,
+            unanswered=client_tools if one_shot and results is None else frozenset(),
         )
         if voice:
             view.trace.print(
@@ -234,6 +265,11 @@ def run_chat_command(
             approver = approve_all
         elif prompter is not None:
             approver = approval_asker(prompter, view)
+        client: ClientHandler | None = None
+        if results is not None and client_results is not None:
+            client = results_handler(client_results, results, client_tools)
+        elif prompter is not None:
+            client = client_asker(prompter, view)
         compactor = Compactor(
             None if isinstance(chosen, OfflineModel) else chosen,
             lambda name: open_model(dataclasses.replace(config.model, model=name), os.environ),
@@ -250,6 +286,7 @@ def run_chat_command(
             condition_budget=config.condition_budget,
             compactor=compactor,
             voice=voice,
+            client=client,
         )
         messages: list[Message] = thread.messages if thread is not None else []
 

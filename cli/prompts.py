@@ -1,4 +1,4 @@
-"""What ``skill chat`` asks the person at the terminal: lines, one-off answers, approvals.
+"""What ``skill chat`` asks the person at the terminal: lines, one-off answers, approvals, client results.
 
 An approval is asked at a ``[y/N]`` prompt, under a line that says what each answer does:
 ``y`` approves, ``e`` approves with edited arguments (TanStack AI's approval flow), anything
@@ -6,6 +6,10 @@ else declines.  The arguments are edited in ``$VISUAL`` or ``$EDITOR`` when one 
 temporary JSON file), else on the line itself, prefilled with the model's arguments.  What
 is given must be a JSON object (asked again, a bounded number of times, otherwise); the
 call then runs with it, validated again (``runtime.approval``).
+
+A client-side tool's result (TanStack AI's client tools) is typed by the person: shown the
+call with its validated arguments, they type JSON, or plain text that is taken as a string;
+an empty line (or end of input) gives no result, which the model is told.
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ from rich.console import Console
 
 from ..runtime.approval import Edited
 from ..runtime.call import Approver
+from ..runtime.client import ClientError, ClientHandler
 from ..runtime.serialize import read_json, write_json
 from .consoles import shown, visible
 
-__all__ = ["SHOWN_ARGUMENTS", "Prompter", "TurnView", "approval_asker", "shorten"]
+__all__ = ["SHOWN_ARGUMENTS", "Prompter", "TurnView", "approval_asker", "client_asker", "read_answer", "shorten"]
 
 #: Lines of input history kept in ``.skill/chat_history``.
 _HISTORY_LENGTH: Final = 1000
@@ -126,6 +131,42 @@ def approval_asker(prompter: Prompter, view: TurnView) -> Approver:
         approved = answer in _YES
         view.trace.print("   approved" if approved else "   [yellow]declined[/]")
         return approved
+
+    return ask
+
+
+def read_answer(text: str) -> Any:
+    """A typed result: its JSON value, or the text itself (a string) when it is not JSON."""
+    try:
+        return read_json(text)
+    except (ValueError, RecursionError):
+        return text
+
+
+def client_asker(prompter: Prompter, view: TurnView) -> ClientHandler:
+    """Ask the person for a client-side tool's result, on the event loop's thread, one call at a time.
+
+    The tool's timeout bounds the question as any client's answer: past it, the call is a
+    ``timeout`` result and the prompt is left.
+    """
+
+    async def ask(name: str, arguments: dict[str, Any]) -> Any:
+        view.end_text()
+        brief = shorten(write_json(arguments, ensure_ascii=False), SHOWN_ARGUMENTS)
+        view.trace.print(
+            f"   [bold]{shown(name)}[/] is a client-side tool: its result comes from you.\n"
+            "   [dim]Type it as JSON, or as text (taken as a string); an empty line gives none.[/]"
+        )
+        try:
+            text = prompter.answer(visible(f"Result of {name} {brief}: "))
+        except BaseException:  # the tool's deadline, raised inside the prompt: leave its line first
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            raise
+        if not text.strip():
+            view.trace.print("   [yellow]no result given[/]")
+            raise ClientError("The user gave no result for this call.")
+        return read_answer(text.strip())
 
     return ask
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import cast
 
 from ..contracts.errors import UsageError
+from ..contracts.settings import CLIENT
 from ..project import CompileFailed, Project, open_project
 from ..runtime.context import Environment
 from ..serve.hosts import Host, Launch, Transport, host_config, serve_arguments
@@ -80,7 +81,14 @@ def run_serve_command(
     if print_config is not None:
         with opened:
             return _print_config(opened, print_config, transport, options, approve)
-    agent, count = opened.runtime.manifest.agent.name, len(opened.runtime.tool_names)
+    runtime = opened.runtime
+    client = [name for name in runtime.tool_names if (entry := runtime.tool_entry(name)) and entry.settings[CLIENT]]
+    agent, count = runtime.manifest.agent.name, len(runtime.tool_names) - len(client)
+    if client:
+        notice(
+            f"Not served: the client-side tools {', '.join(client)} (their results come from the caller, "
+            "which MCP's tools/call cannot ask for)"
+        )
     with runtime_log(debug=debug):
         if transport is Transport.stdio:
             from ..serve.server import build_server

@@ -5,6 +5,9 @@ is current), then the tool runs through the runtime's one call path, condition
 included unless ``--skip-condition``.  Exit codes: 0 success, 1 an error result (or a
 project that does not compile), 2 usage, 3 no such tool.
 
+A client-side tool's result comes from the caller: ``--result JSON`` gives it, and it is
+checked against the tool's output schema as the model's call would check it.
+
 ``--state`` gives the call's ``ctx.state`` (a JSON object); what the state holds after
 the call is shown (``"state"`` in the ``--json`` object) whenever it holds anything or
 ``--state`` was given.  The command's own JSON is written with skillc's own encoder, so a
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..contracts.errors import UsageError
-from ..contracts.settings import NEEDS_APPROVAL
+from ..contracts.settings import CLIENT, NEEDS_APPROVAL
 from ..project import CompileFailed, approve_all, open_project
 from ..runtime.arguments import decode_json
 from ..runtime.compaction import ModelView, compacts, uncompacted_view
@@ -62,6 +65,19 @@ def _arguments(text: str | None) -> str:
     return text
 
 
+def _result(text: str | None) -> Any:
+    """The ``--result`` JSON value (a usage error when it is not JSON)."""
+    if text is None:
+        return None
+    try:
+        return decode_json(text)
+    except ValueError as error:
+        raise UsageError(
+            f"--result is not JSON: {error}",
+            hint="""give the client-side tool's result as JSON, e.g. --result '{"latitude": 48.86}' or --result '"red"'""",
+        ) from None
+
+
 def _state(text: str | None) -> ToolState:
     """The ``--state`` object as the call's ``ctx.state``; a usage error if a state cannot hold it."""
     try:
@@ -99,14 +115,16 @@ def run_test_command(
     user: str | None = None,
     session: str | None = None,
     state: str | None = None,
+    result_text: str | None = None,
     debug: bool = False,
 ) -> int:
     """Compile if needed, then list the tools or run one; print it and return the exit code.
 
     ``user``, ``session`` and ``state`` (JSON objects) become the call's ``ctx.user``,
-    ``ctx.session`` and ``ctx.state``.
+    ``ctx.session`` and ``ctx.state``; ``result_text`` (JSON) is a client-side tool's result.
     """
     arguments = _arguments(input_text)
+    given = _result(result_text)
     user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
     tool_state = _state(state)
     try:
@@ -124,6 +142,15 @@ def run_test_command(
             known = ", ".join(opened.runtime.tool_names) or "none"
             stderr().print(f"[bold red]error:[/] no tool {shown(repr(name))}; the tools are: {shown(known)}")
             return EXIT_NO_SUCH_TOOL
+        if entry.settings[CLIENT] and result_text is None:
+            raise UsageError(
+                f"tool {name!r} is client-side: its result comes from the caller, so give it with --result JSON",
+                hint=f"""e.g. skill test --name {name} --input '{{...}}' --result '{{...}}' (checked against its output schema)""",
+            )
+        if not entry.settings[CLIENT] and result_text is not None:
+            raise UsageError(
+                f"--result is for client-side tools; tool {name!r} runs its own execute", hint="leave out --result"
+            )
         context = opened.context(call_id=CALL_ID, tool=name, user=user_data, session=session_data, state=tool_state)
         approver = approve_all if approve else None
         with runtime_log(debug=debug):
@@ -135,6 +162,7 @@ def run_test_command(
                     check_condition=not skip_condition,
                     own_conditions_only=True,  # a slow condition of another tool does not delay this one
                     approver=approver,
+                    client=(lambda tool, arguments: given) if entry.settings[CLIENT] else None,
                 )
             )
     if called.hidden is not None:
@@ -166,6 +194,8 @@ def run_test_command(
         _print_result(
             out, name, arguments, entry.skill, result, needs_approval=entry.settings[NEEDS_APPROVAL] is not False
         )
+        if entry.settings[CLIENT] and not result.is_error:
+            out.print("[dim]A client-side tool: the result is --result, as the model would receive it.[/]")
         _print_model_view(out, result, view, compact)
         if after is not None:
             out.print(f"State after the call: {shown(write_json(after, ensure_ascii=False))}")

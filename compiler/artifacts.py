@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..contracts.settings import STRICT
+from ..contracts.settings import CLIENT, STRICT
 from .bundle import (
     closure,
     condition_module_name,
@@ -250,12 +250,20 @@ def _build_tool(
     imported: list[str] | None = None,
     notify: Callable[[str], None] | None = None,
 ) -> EmittedTool | None:
-    """One tool's bundle, schemas and definition; ``None`` after a finding says why not."""
+    """One tool's bundle, schemas and definition; ``None`` after a finding says why not.
+
+    A client-side tool ships no code: its bundle is built only to import it for its
+    schemas (``--allow-import``), and never written.
+    """
+    client = tool.settings[CLIENT]
     bundle = plan_bundle(linker, tool, sources, dependencies)
-    findings.extend(bundle.findings)
-    extra, found = bundle_data(linker, closure(linker, tool.module)[0], sources, data)
-    findings.extend(found)
-    archive = write_archive(sorted((*bundle.files, *extra))) if archives or import_schemas else b""
+    if not client:
+        findings.extend(bundle.findings)
+        extra, found = bundle_data(linker, closure(linker, tool.module)[0], sources, data)
+        findings.extend(found)
+    else:
+        extra = []
+    archive = write_archive(sorted((*bundle.files, *extra))) if (archives and not client) or import_schemas else b""
     schemas: list[Mapping[str, Any] | None] = []
     unsupported: list[Finding] = []
     for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
@@ -296,6 +304,8 @@ def _build_tool(
             )
             return None
         parameters = strict
+    if client:
+        return EmittedTool(tool, ToolFiles(b"", "", (), input_schema, parameters, output_schema))
     return EmittedTool(
         tool, ToolFiles(archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
     )

@@ -51,6 +51,17 @@ CHECKS: dict[str, Check] = {
         _check("skill/missing-name", Severity.ERROR, "A registered tool has no name."),
         _check("skill/missing-execute", Severity.ERROR, "Tool must have an execute function."),
         _check(
+            "skill/client-tool-execute",
+            Severity.ERROR,
+            "A client-side tool (client = True) also has code to run: an execute, a @tool function body "
+            "that does more than `...`, or a needs_approval function; its result comes from the caller.",
+        ),
+        _check(
+            "skill/client-tool-condition",
+            Severity.ERROR,
+            "A client-side tool has a condition(): a condition is code, and a client tool ships none.",
+        ),
+        _check(
             "skill/invalid-tool-name",
             Severity.ERROR,
             "A tool name must match ^[a-zA-Z0-9_-]+$, which also keeps it inside dist/.",

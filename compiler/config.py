@@ -196,6 +196,10 @@ def _setting_defaults(table: Mapping[str, Any], pyproject: Path) -> dict[str, ob
                 f"{pyproject}: [tool.skill.defaults] has {key!r}, which is not a tool setting",
                 hint="the settings are " + ", ".join(rows),
             )
+        if not setting.project_default:
+            raise ConfigError(
+                f"{pyproject}: [tool.skill.defaults] cannot set {key!r}: it is set on each tool that needs it"
+            )
         try:
             checked[key] = setting.plain(value)
         except InvalidSetting as error:

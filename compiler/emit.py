@@ -36,7 +36,7 @@ from ..contracts.manifest import (
     ToolEntry,
     WarningEntry,
 )
-from ..contracts.settings import STRICT
+from ..contracts.settings import CLIENT, STRICT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
 from ..contracts.version import __version__
 from .dist_files import EmittedSkill, EmittedTool
@@ -117,6 +117,7 @@ def _manifest(
 ) -> Manifest:
     def tool_entry(tool: EmittedTool) -> ToolEntry:
         info, files, folder = tool.info, tool.files, f"tools/{tool.info.name}"
+        client = info.settings[CLIENT]
         return ToolEntry(
             name=info.name,
             skill=info.skill,
@@ -124,9 +125,10 @@ def _manifest(
             form=info.form,
             source=SourceEntry(path=info.source.path, line=info.source.line),
             definition=Definition(module=info.module, qualname=info.qualname),
-            entry=EntryPoint(module=files.entry_module, qualname="tool"),
-            bundle=f"{folder}/bundle.zip",
-            sha256=_sha256(files.archive),
+            # A client-side tool ships no code: no entry, no bundle.
+            entry=None if client else EntryPoint(module=files.entry_module, qualname="tool"),
+            bundle=None if client else f"{folder}/bundle.zip",
+            sha256=None if client else _sha256(files.archive),
             schemas=SchemaPaths(
                 tool=f"{folder}/tool.json",
                 input=f"{folder}/input.schema.json",
@@ -264,7 +266,8 @@ def emit_dist(
         for tool in tools:
             folder = f"tools/{tool.info.name}"
             writer.folder(folder)
-            writer.put(f"{folder}/bundle.zip", tool.files.archive)
+            if not tool.info.settings[CLIENT]:
+                writer.put(f"{folder}/bundle.zip", tool.files.archive)
             writer.put(f"{folder}/input.schema.json", json_bytes(tool.files.input_schema, sort_keys=False))
             if tool.files.output_schema is not None:
                 writer.put(f"{folder}/output.schema.json", json_bytes(tool.files.output_schema, sort_keys=False))

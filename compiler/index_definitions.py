@@ -3,7 +3,8 @@
 A ``DefinitionReader`` reads what the compiler reasons about: a class's bases,
 keywords, decorators, class-level attributes and method signatures; a function's
 decorators, parameters, return annotation and docstring; the names an assignment
-binds.  Function bodies are never visited.
+binds.  Of a function's body only its top-level statements are looked at, for the first
+that does something (``FunctionInfo.code_at``).
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ class DefinitionReader(ExpressionReader):
             returns=self._expr(node.returns) if node.returns is not None else None,
             pos=pos,
             branch=branch,
+            code_at=next((self._pos(item) for item in node.body if not _does_nothing(item)), None),
         )
 
     def _param(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
@@ -121,6 +123,17 @@ class DefinitionReader(ExpressionReader):
             bound = value if isinstance(target, ast.Name) else None
             found.extend(ValueBinding(name, bound, None, pos, branch) for name in _target_names(target))
         return found
+
+
+def _does_nothing(statement: ast.stmt) -> bool:
+    """A docstring, ``...`` or another constant on its own, ``pass``, or ``return`` / ``return None``."""
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant)
+    if isinstance(statement, ast.Return):
+        return statement.value is None or (isinstance(statement.value, ast.Constant) and statement.value.value is None)
+    return False
 
 
 def _target_names(target: ast.expr) -> Iterator[str]:

@@ -18,7 +18,56 @@ _STRICT_PAIR = (
     + "    strict = True\n"
 )
 
+#: A client-side tool in each form, with nothing to run.
+_CLIENT_CLASS = tool_class('    name = "lookup"\n' + SETTINGS + "    client = True\n")
+_CLIENT_FUNCTION = (
+    "from skillc import tool\n\n@tool(client=True)\ndef lookup(order_id: str) -> str:\n"
+    '    """Look up an order."""\n    ...\n'
+)
+_CLIENT_OBJECT = (
+    "from pydantic import BaseModel\nfrom skillc import Tool\n\nclass LookupInput(BaseModel):\n    order_id: str\n\n"
+    'lookup = Tool(name="lookup", description="d", input_schema=LookupInput, client=True{})\n'
+)
+_FUNCTION_AGENT = agent("lookup", "from tools import lookup")
+
 TOOL_EXAMPLES: dict[str, CheckExamples] = {
+    "skill/client-tool-execute": CheckExamples(
+        valid=(
+            Example({"agent.py": agent("Lookup()"), "tools.py": _CLIENT_CLASS}),
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _CLIENT_FUNCTION}),
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _CLIENT_OBJECT.format("")}),
+        ),
+        invalid=(
+            Example({"agent.py": agent("Lookup()"), "tools.py": _CLIENT_CLASS + EXECUTE}, ("src/tools.py", 12, 4)),
+            Example(
+                {
+                    "agent.py": _FUNCTION_AGENT,
+                    "tools.py": _CLIENT_FUNCTION.replace("    ...\n", "    return order_id\n"),
+                },
+                ("src/tools.py", 6, 4),
+            ),
+            Example(
+                {"agent.py": _FUNCTION_AGENT, "tools.py": _CLIENT_OBJECT.format(", execute=print")},
+                ("src/tools.py", 7, 93),
+            ),
+        ),
+    ),
+    "skill/client-tool-condition": CheckExamples(
+        valid=(Example({"agent.py": agent("Lookup()"), "tools.py": _CLIENT_CLASS}),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _CLIENT_CLASS + "    def condition(self):\n        return True\n",
+                },
+                ("src/tools.py", 12, 4),
+            ),
+            Example(
+                {"agent.py": _FUNCTION_AGENT, "tools.py": _CLIENT_OBJECT.format(", condition=lambda: True")},
+                ("src/tools.py", 7, 95),
+            ),
+        ),
+    ),
     "skill/missing-name": CheckExamples(
         valid=(Example(GOOD),),
         invalid=(

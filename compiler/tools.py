@@ -12,8 +12,9 @@ from __future__ import annotations
 import inspect
 
 from ..contracts.docstrings import parse_docstring
-from ..contracts.settings import STRICT
+from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
+from .client_tools import check_client_tool, declares_client
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
 from .schema_enums import enum_member
@@ -122,7 +123,8 @@ class ToolReader:
                 f"tool {name!r} has no description, so the model cannot tell when to use it",
                 hint="describe what the tool does and when to call it",
             )
-        is_async, callable_ = self._execute(draft)
+        client = declares_client(self.linker, self.values, draft)
+        is_async, callable_ = (False, True) if client else self._execute(draft)
         input_model = self._model(draft, "input_schema")
         output_model = self._model(draft, "output_schema")
         if draft.function is None and input_model is None and self.setting(draft, "input_schema") is None:
@@ -139,6 +141,9 @@ class ToolReader:
                 ),
             )
         settings = self.settings.settings(draft)
+        if client:
+            per_call = settings is not None and settings[NEEDS_APPROVAL] == PER_CALL
+            callable_ = check_client_tool(self.linker, draft, name, approval_per_call=per_call)
         if settings is None or not ok or not callable_:
             return None
         info = ToolInfo(

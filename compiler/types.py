@@ -192,7 +192,7 @@ class Param:
 
 @dataclass(frozen=True)
 class FunctionInfo:
-    """A function or method: its decorators, parameters and docstring (not its body)."""
+    """A function or method: its decorators, parameters and docstring, and whether its body does anything."""
 
     name: str
     params: tuple[Param, ...]
@@ -202,6 +202,9 @@ class FunctionInfo:
     returns: Expr | None
     pos: Pos
     branch: str | None = None
+    #: Where the body first does something beyond a docstring, ``...``, ``pass`` or ``return None``;
+    #: ``None`` for a body that does nothing (a client-side tool's function).
+    code_at: Pos | None = None
 
 
 @dataclass(frozen=True)

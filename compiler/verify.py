@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..contracts.settings import CLIENT
 from .artifacts import Artifacts
 from .probe import probe_bundles
 from .types import Finding, Pos
@@ -46,9 +47,8 @@ def import_failure_hint(error_type: str | None) -> str:
 
 def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
     """Probe every bundle of a finished ``dist/`` folder; what does not import is a finding."""
-    jobs = [
-        (folder / "tools" / tool.info.name / "bundle.zip", tool.files.entry_module, "tool") for tool in artifacts.tools
-    ]
+    bundled = [tool for tool in artifacts.tools if not tool.info.settings[CLIENT]]  # a client tool ships no code
+    jobs = [(folder / "tools" / tool.info.name / "bundle.zip", tool.files.entry_module, "tool") for tool in bundled]
     conditions = [skill for skill in artifacts.skills if skill.archive is not None and skill.entry_module]
     jobs += [
         (folder / "skills" / skill.info.name / "condition.zip", skill.entry_module or "", "condition")
@@ -56,7 +56,7 @@ def check_dist(folder: Path, artifacts: Artifacts) -> list[Finding]:
     ]
     probes = probe_bundles(jobs)
     found: list[Finding] = []
-    for tool, probe in zip(artifacts.tools, probes, strict=False):
+    for tool, probe in zip(bundled, probes, strict=False):
         source = tool.info.source
         if not probe.ok:
             found.append(

@@ -22,7 +22,7 @@ from pydantic import (
     model_validator,
 )
 
-from .settings import DEFAULTS, SETTINGS, SettingValues
+from .settings import CLIENT, DEFAULTS, SETTINGS, SettingValues
 from .spec import MAX_NAME_LENGTH
 
 __all__ = [
@@ -89,7 +89,12 @@ class SchemaPaths(_Entry):
 
 
 class ToolEntry(_Entry):
-    """One tool of the manifest.  Its settings are keys of the entry itself, one per row of ``SETTINGS``."""
+    """One tool of the manifest.  Its settings are keys of the entry itself, one per row of ``SETTINGS``.
+
+    A client-side tool (``client: true``) ships no code: its ``entry``, ``bundle`` and
+    ``sha256`` are ``null``; every other tool has all three.  A manifest written before
+    client tools existed has no ``client`` key, so each of its tools runs its bundle.
+    """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -99,9 +104,9 @@ class ToolEntry(_Entry):
     form: Literal["class", "function", "object"]
     source: SourceEntry | None = None
     definition: Definition | None = None
-    entry: EntryPoint
-    bundle: DistPath
-    sha256: Sha256
+    entry: EntryPoint | None = None
+    bundle: DistPath | None = None
+    sha256: Sha256 | None = None
     schemas: SchemaPaths = Field(alias="schema")
     settings: SettingValues = Field(default=DEFAULTS, exclude=True)
     has_condition: bool = False
@@ -118,6 +123,16 @@ class ToolEntry(_Entry):
         gathered = {key: value for key, value in data.items() if key not in names}
         gathered["settings"] = SettingValues.read({key: value for key, value in data.items() if key in names})
         return gathered
+
+    @model_validator(mode="after")
+    def _code_unless_client(self) -> ToolEntry:
+        """A client tool has no bundle; any other tool has its bundle, sha256 and entry."""
+        parts = (self.entry, self.bundle, self.sha256)
+        if self.settings[CLIENT] and any(part is not None for part in parts):
+            raise ValueError(f"tool {self.name!r} is client-side, so it has no entry, bundle or sha256")
+        if not self.settings[CLIENT] and any(part is None for part in parts):
+            raise ValueError(f"tool {self.name!r} needs its entry, bundle and sha256")
+        return self
 
     @model_serializer(mode="wrap")
     def _spread_settings(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import Any, Final, Generic, TypedDict, TypeVar
 
 __all__ = [
     "ANNOTATIONS",
+    "CLIENT",
     "COMPACT",
     "COMPACT_THRESHOLD",
     "DEFAULTS",
@@ -96,6 +97,8 @@ class Setting(Generic[T]):
     per_call: bool = False
     #: Whether ``None`` ("not said") is a value of its own, the default; ``convert`` never sees it.
     optional: bool = False
+    #: Whether ``[tool.skill.defaults]`` may set it for every tool of a project.
+    project_default: bool = True
 
     def plain(self, value: object) -> T:
         """The plain form of ``value``; ``InvalidSetting`` when the rule refuses it."""
@@ -262,6 +265,16 @@ LAZY: Final = Setting[bool](
     "True or False",
     _flag,
 )
+CLIENT: Final = Setting[bool](
+    "client",
+    "The result comes from the caller (TanStack AI's client tools): no execute, no bundle; skill chat asks the user.",
+    False,
+    "True or False",
+    _flag,
+    label=lambda value: "client-side" if value else "runs its execute",
+    # One tool's nature, not a default: a project-wide client = true would take every execute away.
+    project_default=False,
+)
 
 
 def _hint(name: str, doc: str, yes: str, no: str) -> Setting[bool | None]:
@@ -320,6 +333,7 @@ SETTINGS: Final[tuple[Setting[Any], ...]] = (
     MAX_OUTPUT_CHARS,
     COMPACT,
     LAZY,
+    CLIENT,
     *ANNOTATIONS,
 )
 
@@ -337,6 +351,7 @@ class ToolSettings(TypedDict, total=False):
     max_output_chars: int | None
     compact: bool | int | Mapping[str, Any]
     lazy: bool
+    client: bool
     title: str | None
     read_only: bool | None
     destructive: bool | None

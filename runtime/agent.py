@@ -31,7 +31,8 @@ What the model gets of a result is ``compaction.model_view``: compacted by the l
 ``compactor`` for a ``compact`` tool, capped by ``max_output_chars``.  Lazy tools are sent
 only once the built-in ``find_tools`` has found them (``discovery``); a call of one not
 found yet is refused.  An approver may answer ``approval.Edited(arguments)``: the call
-then runs with the person's arguments (``approval.call_reviewed``).  With ``voice=True`` (a simulated voice session) the tools flagged
+then runs with the person's arguments (``approval.call_reviewed``).  The loop's ``client``
+handler gives the results of client-side tools (``client``), which have no code of their own.  With ``voice=True`` (a simulated voice session) the tools flagged
 ``ignore_on_enter`` are not offered on the conversation's first turn.
 
 Every call and condition of every turn gets the loop's ``context``, so they share its
@@ -57,6 +58,7 @@ from ..contracts.errors import ConfigError, UsageError
 from ..contracts.settings import LAZY, VOICE, Setting, ToolFlag
 from .approval import call_reviewed
 from .call import Approver
+from .client import ClientHandler
 from .compaction import Compactor, model_view
 from .context import ToolContext
 from .discovery import FIND_TOOLS, Discovery, found_names, visible
@@ -258,6 +260,7 @@ class AgentLoop:
         condition_budget: float | None = DEFAULT_CONDITION_BUDGET,
         compactor: Compactor | None = None,
         voice: bool = False,
+        client: ClientHandler | None = None,
     ) -> None:
         if max_steps < 1 or max_tool_calls_per_step < 1 or max_tool_calls_per_turn < 1:
             raise ValueError("max_steps and the caps on tool calls must be at least 1")
@@ -277,6 +280,8 @@ class AgentLoop:
         self.compactor = compactor
         #: A simulated voice session: ``ignore_on_enter`` tools are hidden on the conversation's first turn.
         self.voice = voice
+        #: Gives the results of client-side tools (``None``: their calls are error results the model reads).
+        self.client = client
         #: Tool calls started in the turn in progress.
         self._started = 0
 
@@ -410,7 +415,9 @@ class AgentLoop:
         if discovery is not None and call.name == FIND_TOOLS:
             result = discovery.answer(call)
         else:
-            result = await call_reviewed(self.runtime, call, self.context, offered=offer.names, approver=self.approver)
+            result = await call_reviewed(
+                self.runtime, call, self.context, offered=offer.names, approver=self.approver, client=self.client
+            )
         if entry is not None:
             view = await model_view(call.name, result.output, entry.settings, self.compactor, is_error=result.is_error)
             result = dataclasses.replace(result, output=view.text)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .call import Approver
+from .client import ClientHandler
 from .context import ToolContext
 from .loader import Runtime
 from .models import ToolCall
@@ -52,10 +53,14 @@ async def call_reviewed(
     *,
     offered: Collection[str] | None,
     approver: Approver | None,
+    client: ClientHandler | None = None,
 ) -> ToolResult:
-    """Run ``call`` through the runtime; an ``Edited`` approval runs it again with the edited arguments."""
+    """Run ``call`` through the runtime; an ``Edited`` approval runs it again with the edited arguments.
+
+    ``client`` gives the results of client-side tools.
+    """
     if approver is None:
-        return await runtime.call(call.name, call.arguments, call.id, context, offered=offered)
+        return await runtime.call(call.name, call.arguments, call.id, context, offered=offered, client=client)
     edits: list[Mapping[str, Any]] = []
     asked = approver
 
@@ -68,10 +73,12 @@ async def call_reviewed(
             return False  # this call is not run; the edited one is
         return answer is True
 
-    result = await runtime.call(call.name, call.arguments, call.id, context, offered=offered, approver=reviewing)
+    result = await runtime.call(
+        call.name, call.arguments, call.id, context, offered=offered, approver=reviewing, client=client
+    )
     if not edits or result.error_type != "approval_denied":
         return result
     edited = dict(edits[-1])
-    again = await runtime.call(call.name, edited, call.id, context, offered=offered, approver=_approved)
+    again = await runtime.call(call.name, edited, call.id, context, offered=offered, approver=_approved, client=client)
     note = EDITED_NOTE + write_json(edited, ensure_ascii=False)
     return dataclasses.replace(again, output=f"{note}\n{again.output}")

@@ -17,6 +17,7 @@ What the tool prints is captured per call and logged at debug level, never shown
 Every step that runs the tool's code (its models' validators, ``needs_approval``,
 ``execute``, its serializers) names the tool's import scope (``imports.set_running``),
 so that what the code imports at call time comes from the tool's bundle.
+A client-side tool has no code: after step 1 its call goes the way of ``client.call_client``.
 ``call_tool`` runs a call of a tool of a ``store.DistStore``; ``Runtime.call`` is how the
 rest of skillc reaches it.
 """
@@ -32,9 +33,10 @@ from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
-from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, RETRIES, TIMEOUT
+from ..contracts.settings import CLIENT, IDEMPOTENT, NEEDS_APPROVAL, RETRIES, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
+from .client import ClientHandler, call_client
 from .context import ToolContext
 from .deadlines import DeadlineExceeded
 from .imports import reset_running, set_running
@@ -160,6 +162,7 @@ class _Call:
         offered: Collection[str] | None,
         approver: Approver | None,
         max_output_bytes: int,
+        client: ClientHandler | None = None,
     ) -> None:
         self.store = store
         self.name = name
@@ -168,6 +171,7 @@ class _Call:
         self.context = context if context is not None else ToolContext()
         self.offered = offered
         self.approver = approver
+        self.client = client
         self.max_output_bytes = max_output_bytes
         self.attempts = 0
         self.printed = Capture()
@@ -188,6 +192,8 @@ class _Call:
             self._unknown()
         if self.offered is not None and self.name not in self.offered:
             refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
+        if entry.settings[CLIENT]:
+            return await self._client_call(entry.settings[TIMEOUT])
         loaded = store.ready_tool(self.name)
         arguments: dict[Any, Any] | None = None
         if loaded is None:  # not imported yet: arguments that cannot be read are refused before the import
@@ -212,6 +218,27 @@ class _Call:
             return self._serialize(loaded, value)
         finally:
             reset_running(running)
+
+    async def _client_call(self, timeout: float) -> str:
+        """A client-side tool's call (``client.call_client``): the caller's handler gives the result."""
+        try:
+            tool = await self.store.load_client(self.name, timeout)
+        except LoadError as error:
+            refuse("execution", f"The tool cannot run: {error}.")
+        except TimeoutError:
+            refuse("timeout", f"The tool's schemas did not load within {timeout:g} s.")
+        return await call_client(
+            tool,
+            self.arguments,
+            pool=self.store.pool,
+            handler=self.client,
+            approve=self._approve,
+            max_output_bytes=self.max_output_bytes,
+            asking=self._one_attempt,
+        )
+
+    def _one_attempt(self) -> None:
+        self.attempts = 1
 
     def _arguments(self, loaded: LoadedTool, parsed: dict[Any, Any] | None) -> tuple[Any, dict[Any, Any] | None]:
         """The input model's instance for the arguments (the dict itself without a model), and the dict if read.
@@ -399,10 +426,14 @@ async def call_tool(
     offered: Collection[str] | None = None,
     approver: Approver | None = None,
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+    client: ClientHandler | None = None,
 ) -> ToolResult:
-    """Run one call of a tool of ``store`` through every step; a ``ToolResult`` always, never an exception."""
+    """Run one call of a tool of ``store`` through every step; a ``ToolResult`` always, never an exception.
+
+    ``client`` gives the results of client-side tools (``client.ClientHandler``).
+    """
     started = time.perf_counter()
-    call = _Call(store, name, arguments, call_id, context, offered, approver, max_output_bytes)
+    call = _Call(store, name, arguments, call_id, context, offered, approver, max_output_bytes, client)
     error_type: ErrorType | None = None
     try:
         output = await call.run()

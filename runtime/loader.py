@@ -19,6 +19,7 @@ from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
 from ..contracts.spec import DEFAULT_CONDITION_TIMEOUT
 from .bundles import LoadError, ModuleSpace
 from .call import Approver, call_tool
+from .client import ClientHandler
 from .context import ToolContext
 from .distfiles import read_manifest
 from .offer import Offer, build_offer
@@ -133,8 +134,13 @@ class Runtime:
         *,
         offered: Collection[str] | None = None,
         approver: Approver | None = None,
+        client: ClientHandler | None = None,
     ) -> ToolResult:
-        """Run one tool call; any failure is an error result, never an exception."""
+        """Run one tool call; any failure is an error result, never an exception.
+
+        ``client(name, arguments)`` (sync or async) gives the result of a client-side tool;
+        without it, such a call is an error result saying the result must come from the client.
+        """
         return await call_tool(
             self.store,
             name,
@@ -144,6 +150,7 @@ class Runtime:
             offered=offered,
             approver=approver,
             max_output_bytes=self.max_output_bytes,
+            client=client,
         )
 
     def close(self) -> None:

@@ -14,18 +14,27 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
-import types
 import typing
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Annotated, Any, TypeAlias, TypeVar, Unpack, overload
+from typing import Any, TypeAlias, TypeVar, Unpack, overload
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, create_model
 
 from ..contracts.docstrings import parse_docstring
 from ..contracts.errors import ToolDefinitionError
-from ..contracts.settings import SETTINGS, InvalidSetting, Setting, SettingValues, ToolFlag, ToolSettings
+from ..contracts.settings import (
+    CLIENT,
+    NEEDS_APPROVAL,
+    PER_CALL,
+    SETTINGS,
+    InvalidSetting,
+    Setting,
+    SettingValues,
+    ToolFlag,
+    ToolSettings,
+)
 from ..contracts.spec import (
     MAX_NAME_LENGTH,
     case_collision_error,
@@ -35,6 +44,7 @@ from ..contracts.spec import (
     reserved_name_error,
 )
 from .context import ToolContext
+from .functions import annotated_note, is_context_annotation, is_stub, with_description
 
 __all__ = [
     "Agent",
@@ -87,7 +97,8 @@ class Tool:
     ``skillc.contracts.settings.SETTINGS`` (``timeout``, ``retries``, ``needs_approval``,
     ...) is a class attribute with its default and a keyword of ``Tool(...)``.
     ``execute`` does the work and may be ``async``.  An optional ``condition()`` (sync or async) decides whether the
-    tool is offered on a turn.
+    tool is offered on a turn.  A client-side tool (``client = True``, TanStack AI's
+    ``toolDefinition(...).client()``) has neither: its result comes from the caller.
     """
 
     name: str
@@ -140,7 +151,7 @@ class Tool:
         ``ctx`` says who calls and where; ``ctx.state`` is the conversation's writable JSON
         data, shared with every other call of the thread (``ToolState``).
         """
-        raise NotImplementedError  # replaced by every tool; _check() guarantees it
+        raise NotImplementedError  # replaced by every tool but a client-side one (_check() guarantees it)
 
     @property
     def form(self) -> str:
@@ -170,9 +181,12 @@ class Tool:
         if reserved is not None:
             raise ToolDefinitionError(reserved)
         where = f"tool {name!r}"
-        if type(self).execute is Tool.execute and "execute" not in vars(self):
+        has_execute = type(self).execute is not Tool.execute or "execute" in vars(self)
+        if getattr(self, CLIENT.name) is True:
+            self._check_client(where, has_execute)
+        elif not has_execute:
             raise ToolDefinitionError(f"{where}: Tool must have an execute function")
-        if not callable(self.execute):
+        elif not callable(self.execute):
             raise ToolDefinitionError(f"{where}: execute must be a function")
         if not isinstance(self.description, str):
             raise ToolDefinitionError(f"{where}: description must be a string")
@@ -190,6 +204,21 @@ class Tool:
         except InvalidSetting as error:
             raise ToolDefinitionError(f"{where}: {error}") from None
 
+    def _check_client(self, where: str, has_execute: bool) -> None:
+        """A client-side tool's result comes from the caller: it has no code of its own to run."""
+        if has_execute:
+            raise ToolDefinitionError(
+                f"{where} is client-side (client=True), so it must have no execute: its result comes from the caller"
+            )
+        if getattr(self, "condition", None) is not None:
+            raise ToolDefinitionError(
+                f"{where} is client-side (client=True), so it cannot have a condition: it ships no code to run it"
+            )
+        if callable(getattr(self, NEEDS_APPROVAL.name)) or getattr(self, NEEDS_APPROVAL.name) == PER_CALL:
+            raise ToolDefinitionError(
+                f"{where} is client-side (client=True), so needs_approval must be True or False, not a function"
+            )
+
 
 for _setting in SETTINGS:
     setattr(Tool, _setting.name, _python_default(_setting))
@@ -205,38 +234,6 @@ def settings_of(tool: Tool) -> SettingValues:
     if isinstance(found, SettingValues):
         return found
     return SettingValues.read({setting.name: getattr(tool, setting.name) for setting in SETTINGS})
-
-
-def _is_context_annotation(annotation: object) -> bool:
-    """Tell whether a parameter asks for the context (``ToolContext`` or ``ToolContext | None``)."""
-    if annotation is ToolContext:
-        return True
-    arguments = (
-        typing.get_args(annotation)
-        if typing.get_origin(annotation)
-        in (
-            typing.Union,
-            types.UnionType,
-        )
-        else ()
-    )
-    return ToolContext in arguments and all(a in (ToolContext, type(None)) for a in arguments)
-
-
-def _with_description(annotation: Any, description: str) -> Any:
-    """Attach a docstring description so that an explicit ``Field`` still wins over it."""
-    if typing.get_origin(annotation) is Annotated:
-        base, *metadata = typing.get_args(annotation)
-        return Annotated[(base, Field(description=description), *metadata)]
-    return Annotated[annotation, Field(description=description)]
-
-
-def _annotated_note(annotation: Any) -> str | None:
-    """The first bare string of ``Annotated[T, "The city"]`` (the OpenAI Agents SDK's way to
-    describe a parameter), which pydantic itself ignores."""
-    if typing.get_origin(annotation) is Annotated:
-        return next((item for item in typing.get_args(annotation)[1:] if isinstance(item, str)), None)
-    return None
 
 
 class FunctionTool(Tool):
@@ -259,11 +256,17 @@ class FunctionTool(Tool):
         docstring = parse_docstring(inspect.getdoc(function))
         tool_name = name if name is not None else getattr(function, "__name__", "")
         self.input_schema, self.context_parameter = self._input_model(function, docstring.args)
+        client = settings.get(CLIENT.name) is True
+        if client and not is_stub(function):
+            raise ToolDefinitionError(
+                f"tool {tool_name!r} is client-side (client=True), so its function's body must be only a docstring "
+                "and/or `...`: its result comes from the caller, and the body would never run"
+            )
         super().__init__(
             name=tool_name,
             description=docstring.description if description is None else description,
             input_schema=self.input_schema,
-            execute=self._execute,
+            execute=_UNSET if client else self._execute,
             condition=condition,
             output_schema=output_schema,
             **settings,
@@ -286,14 +289,14 @@ class FunctionTool(Tool):
                     "keyword-only parameter (no *args, **kwargs or positional-only)"
                 )
             annotation = hints.get(parameter.name, Any)
-            if _is_context_annotation(annotation):
+            if is_context_annotation(annotation):
                 context_parameter = parameter.name
                 continue
-            note = _annotated_note(annotation)
+            note = annotated_note(annotation)
             if parameter.name in arg_docs:
-                annotation = _with_description(annotation, arg_docs[parameter.name])
+                annotation = with_description(annotation, arg_docs[parameter.name])
             if note is not None:  # weaker than the docstring's Args: and than an explicit Field
-                annotation = _with_description(annotation, note)
+                annotation = with_description(annotation, note)
             default = ... if parameter.default is parameter.empty else parameter.default
             fields[parameter.name] = (annotation, default)
         model_name = function_input_model_name(getattr(function, "__name__", "tool"))

@@ -30,12 +30,15 @@ from .ownjson import DECODING, ENCODING
 
 __all__ = [
     "DEFAULT_MAX_OUTPUT_BYTES",
+    "MAX_LISTED",
     "SerializationFailure",
+    "declared_location",
     "describe_exception",
     "describe_validation_error",
     "format_location",
     "human_size",
     "read_json",
+    "unexpected_keys",
     "to_json_text",
     "write_json",
 ]
@@ -43,7 +46,7 @@ __all__ = [
 #: The largest result, in bytes of UTF-8, that is sent to the model.
 DEFAULT_MAX_OUTPUT_BYTES: Final = 1024 * 1024
 #: At most this many problems are listed in one message; the rest are counted.
-_MAX_LISTED: Final = 20
+MAX_LISTED: Final = 20
 #: An exception's message is cut after this many characters.
 _MAX_MESSAGE: Final = 2000
 #: A run of digits this long may be an integer too large for JSON readers (Python's included).
@@ -147,15 +150,15 @@ def describe_exception(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def format_location(location: Sequence[int | str]) -> str:
-    """``("items", 0, "name")`` -> ``"items[0].name"``; the root is ``"(arguments)"``."""
+def format_location(location: Sequence[int | str], root: str = "(arguments)") -> str:
+    """``("items", 0, "name")`` -> ``"items[0].name"``; the root is ``root``."""
     text = ""
     for step in location:
         if isinstance(step, int):
             text += f"[{step}]"
         else:
             text += f".{step}" if text else str(step)
-    return text or "(arguments)"
+    return text or root
 
 
 def _message(item: ErrorDetails) -> str:
@@ -217,7 +220,7 @@ def _branch(node: Mapping[str, Any], label: str, definitions: Mapping[str, Any])
     return found[0] if len(found) == 1 else None
 
 
-def _declared_location(location: Sequence[int | str], schema: Mapping[str, Any]) -> tuple[int | str, ...]:
+def declared_location(location: Sequence[int | str], schema: Mapping[str, Any]) -> tuple[int | str, ...]:
     """``location`` with every step that is no declared name of ``schema`` (a dict key) shown as ``<key>``.
 
     Properties, array positions and the labels pydantic gives union branches are the
@@ -256,10 +259,13 @@ def _declared_location(location: Sequence[int | str], schema: Mapping[str, Any])
     return tuple(shown)
 
 
-def _unexpected(parent: tuple[int | str, ...], keys: list[str]) -> str:
-    shown = [key for key in keys if _SHOWN_KEY.fullmatch(key)][:_MAX_LISTED]
+def unexpected_keys(parent: tuple[int | str, ...], keys: list[str], root: str = "(arguments)") -> str:
+    """One line for the keys of one object that its schema does not declare, naming only those that look like names."""
+    shown = [key for key in keys if _SHOWN_KEY.fullmatch(key)][:MAX_LISTED]
     count = len(keys)
-    text = f"{format_location(parent)}: {count} unexpected propert{'y' if count == 1 else 'ies'}, not in the schema"
+    text = (
+        f"{format_location(parent, root)}: {count} unexpected propert{'y' if count == 1 else 'ies'}, not in the schema"
+    )
     if not shown:
         return text
     rest = count - len(shown)
@@ -282,7 +288,7 @@ def describe_validation_error(error: ValidationError, model: type[BaseModel] | N
     extras: dict[tuple[int | str, ...], list[str]] = {}
     for item in error.errors(include_input=False, include_url=False):
         if schema is not None:
-            location = _declared_location(item["loc"], schema)
+            location = declared_location(item["loc"], schema)
         else:
             location = tuple(_safe_step(step) for step in item["loc"])
         if item["type"] in _UNDECLARED and item["loc"] and isinstance(item["loc"][-1], str):
@@ -293,9 +299,9 @@ def describe_validation_error(error: ValidationError, model: type[BaseModel] | N
             extras[parent].append(item["loc"][-1])
             continue
         lines.append(f"{format_location(location)}: {_message(item)}")
-    grouped = iter([_unexpected(parent, keys) for parent, keys in extras.items()])
+    grouped = iter([unexpected_keys(parent, keys) for parent, keys in extras.items()])
     lines = [line or next(grouped) for line in lines]
-    if len(lines) > _MAX_LISTED:
-        hidden = len(lines) - _MAX_LISTED
-        lines = [*lines[:_MAX_LISTED], f"... and {hidden} more"]
+    if len(lines) > MAX_LISTED:
+        hidden = len(lines) - MAX_LISTED
+        lines = [*lines[:MAX_LISTED], f"... and {hidden} more"]
     return lines

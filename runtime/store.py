@@ -26,6 +26,7 @@ from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
 from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
 from .bundles import LoadError, ModuleSpace
 from .capture import Capture
+from .client import ClientTool, client_tool
 from .distfiles import LinkedDistFile, read_dist_file
 from .imports import ImportScope
 from .sdk import FunctionTool, Tool, settings_of
@@ -80,6 +81,8 @@ class DistStore:
         self._tool_loads: dict[str, Work[Any]] = {}
         self._ready: dict[str, LoadedTool] = {}
         self._condition_loads: dict[str, Work[Any]] = {}
+        self._client_loads: dict[str, Work[Any]] = {}
+        self._clients: dict[str, ClientTool] = {}
         self._definitions: dict[str, Mapping[str, Any]] = {}
         self._condition_scopes: dict[str, ImportScope] = {}
         self._finalizer = weakref.finalize(self, self.pool.close)
@@ -128,6 +131,17 @@ class DistStore:
         loaded = await self._once(self._tool_loads, name, lambda: self._import_tool(entry), timeout)
         assert isinstance(loaded, LoadedTool)
         self._ready[name] = loaded  # a load that succeeded is kept: later calls take it from here
+        return loaded
+
+    async def load_client(self, name: str, timeout: float) -> ClientTool:
+        """The client-side tool ``name`` with its schemas read and checked (no code: it has none); else ``LoadError``."""
+        ready = self._clients.get(name)
+        if ready is not None:
+            return ready
+        entry = self._tools[name]
+        loaded = await self._once(self._client_loads, name, lambda: client_tool(entry, self._read_json), timeout)
+        assert isinstance(loaded, ClientTool)
+        self._clients[name] = loaded
         return loaded
 
     async def load_skill_condition(self, name: str, timeout: float) -> Callable[[], Any]:
@@ -224,6 +238,8 @@ class DistStore:
 
     def _import_tool(self, entry: ToolEntry) -> LoadedTool:
         what = f"tool {entry.name!r}"
+        if entry.bundle is None or entry.sha256 is None or entry.entry is None:
+            raise LoadError(f"{what} is client-side: it has no bundle to import")
         value, scope = self._import(entry.bundle, entry.sha256, entry.entry.module, entry.entry.qualname, what)
         if not isinstance(value, Tool):
             raise LoadError(f"the bundle of {what} holds {type(value).__name__}, not a Tool")

@@ -16,6 +16,10 @@
 The instructions (``initialize`` and ``server/discover``) are the agent's persona and the
 contexts of the skills offered at that moment, as ``skill chat`` builds its system prompt.
 
+A client-side tool (``client=True``) is neither listed nor callable (a call of one is the
+unknown-tool error): its result must come from the caller, and ``tools/call`` has no way
+to ask the host for it.
+
 A ``needs_approval`` tool is listed as destructive, so the host asks its user before it
 calls it.  On the server's side no person is present: such a call is refused with an
 ``approval_denied`` result unless the server was started with ``approve=True``
@@ -45,7 +49,7 @@ from mcp_types import (
     TextContent,
 )
 
-from ..contracts.settings import MAX_OUTPUT_CHARS
+from ..contracts.settings import CLIENT, MAX_OUTPUT_CHARS
 from ..contracts.version import __version__
 from ..project import Project, approve_all
 from ..runtime.agent import DEFAULT_CONDITION_BUDGET, system_prompt
@@ -74,8 +78,15 @@ class ProjectServer:
         self.approver = approve_all if approve else None
         runtime = project.runtime
         self.env = project.variables()
+        # A client-side tool is not served: tools/call cannot ask the host for a result, and a
+        # host that has the result itself needs no server to produce it.
         self.listings: dict[str, ToolListing] = read_listings(
-            runtime.dist, {name: entry for name in runtime.tool_names if (entry := runtime.tool_entry(name))}
+            runtime.dist,
+            {
+                name: entry
+                for name in runtime.tool_names
+                if (entry := runtime.tool_entry(name)) and not entry.settings[CLIENT]
+            },
         )
         agent = runtime.manifest.agent
         self.server: Server[Any] = Server(

@@ -26,6 +26,7 @@ NOT_FOR_SKILL_TEST = (
     "uvicorn",
     "starlette",
     "psycopg",
+    "jsonschema",
     "skillc.compiler.link",
     "skillc.compiler.artifacts",
     "skillc.compiler.emit",

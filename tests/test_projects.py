@@ -12,6 +12,7 @@ Each case folder holds a ``pyproject.toml``, a ``src/`` tree and an ``expected.j
       "symlinks": {"src/skills/again": ".."},                optional, made in the copy
       "calls": [{"tool": "lookup", "input": {"id": "A1"},    optional: each is run from the
                  "output": "...", "error_type": null}],       bundle by `skill test --json`
+                                                              ("result": a client-side tool's --result)
       "xfail": "why the compiler does not do this yet"        optional
     }
 
@@ -55,7 +56,7 @@ EXPECTED_KEYS = frozenset(
         "xfail",
     }
 )
-CALL_KEYS = frozenset({"tool", "input", "output", "output_contains", "error_type"})
+CALL_KEYS = frozenset({"tool", "input", "result", "output", "output_contains", "error_type"})
 #: What a second compile may change: how long it took and how much came from the cache.
 VOLATILE_KEYS = frozenset({"timings", "stats", "dist"})
 #: Never copied into the temporary project: caches and outputs of earlier manual runs.
@@ -233,7 +234,8 @@ def test_case_tools_run_from_their_bundles(case: str, tmp_path: Path, skill: Run
     project = copy_case(case, tmp_path)
     for call in load_expected(case).calls:
         arguments = call["input"] if isinstance(call["input"], str) else json.dumps(call["input"])
-        done = skill("test", str(project), "--name", call["tool"], "--input", arguments, "--json")
+        result_flag = ["--result", json.dumps(call["result"])] if "result" in call else []
+        done = skill("test", str(project), "--name", call["tool"], "--input", arguments, *result_flag, "--json")
         assert "Traceback" not in done.stderr, done.stderr
         result = json.loads(done.stdout)
         where = f"{case}: {call['tool']}: {result}"
