@@ -37,6 +37,7 @@ from .serialize import (
     describe_exception,
     format_location,
     read_json,
+    resolve_schema,
     to_json_text,
     unexpected_keys,
 )
@@ -212,23 +213,7 @@ def with_defaults(value: Any, schema: Mapping[str, Any]) -> Any:
     definitions = schema.get("$defs") or {}
 
     def fill(item: Any, node: Any, depth: int) -> Any:
-        for _ in range(32):  # bounded: a reference may lead to itself
-            if not isinstance(node, Mapping) or depth > 64:
-                return item
-            reference = node.get("$ref")
-            if isinstance(reference, str) and reference.startswith("#/$defs/"):
-                node = definitions.get(reference.removeprefix("#/$defs/"))
-            elif isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:
-                node = node["allOf"][0]
-            elif isinstance(node.get("anyOf"), list):
-                real = [
-                    branch for branch in node["anyOf"] if isinstance(branch, Mapping) and branch.get("type") != "null"
-                ]
-                if len(real) != 1 or item is None:
-                    return item
-                node = real[0]
-            else:
-                break
+        node = resolve_schema(node, definitions) if depth <= 64 else None
         if isinstance(item, dict) and isinstance(node, Mapping):
             properties = node.get("properties") or {}
             filled = {key: fill(inner, properties.get(key), depth + 1) for key, inner in item.items()}

@@ -38,6 +38,7 @@ __all__ = [
     "format_location",
     "human_size",
     "read_json",
+    "resolve_schema",
     "unexpected_keys",
     "to_json_text",
     "write_json",
@@ -190,8 +191,8 @@ def _choices(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [branch for branch in branches if isinstance(branch, Mapping) and branch.get("type") != "null"]
 
 
-def _resolve(node: object, definitions: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """``node`` with references followed, single ``allOf`` and nullable unions unwrapped."""
+def resolve_schema(node: object, definitions: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """``node`` with references followed, single ``allOf`` and nullable unions unwrapped (``None``: no schema)."""
     for _ in range(32):  # bounded: a reference may lead to itself
         if not isinstance(node, Mapping):
             return None
@@ -211,8 +212,8 @@ def _branch(node: Mapping[str, Any], label: str, definitions: Mapping[str, Any])
     """The branch of a union that pydantic's location step ``label`` names (a model, a tag, a type)."""
     mapping = (node.get("discriminator") or {}).get("mapping") or {}
     if label in mapping:
-        return _resolve({"$ref": mapping[label]}, definitions)
-    branches = [branch for branch in (_resolve(choice, definitions) for choice in _choices(node)) if branch]
+        return resolve_schema({"$ref": mapping[label]}, definitions)
+    branches = [branch for branch in (resolve_schema(choice, definitions) for choice in _choices(node)) if branch]
     titled = [branch for branch in branches if branch.get("title") == label]
     kind = _LABEL_TYPES.get(label.partition("[")[0])
     typed = [branch for branch in branches if kind is not None and branch.get("type") == kind]
@@ -231,7 +232,7 @@ def declared_location(location: Sequence[int | str], schema: Mapping[str, Any]) 
     node: Mapping[str, Any] | None = schema
     shown: list[int | str] = []
     for step in location:
-        node = _resolve(node, definitions) if node is not None else None
+        node = resolve_schema(node, definitions) if node is not None else None
         if node is None:
             shown.append(_safe_step(step))
             continue

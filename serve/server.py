@@ -32,7 +32,6 @@ it knows (the ``initialize`` handshake and the stateless 2026-07-28 envelope).
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Mapping
 from typing import Any, Final
@@ -54,6 +53,7 @@ from ..contracts.version import __version__
 from ..project import Project, approve_all
 from ..runtime.agent import DEFAULT_CONDITION_BUDGET, system_prompt
 from ..runtime.compaction import cut_output
+from ..runtime.serialize import read_json
 from .listing import ToolListing, read_listings
 
 __all__ = ["LIST_BUDGET", "ProjectServer", "build_server"]
@@ -62,7 +62,6 @@ __all__ = ["LIST_BUDGET", "ProjectServer", "build_server"]
 LIST_BUDGET: Final = DEFAULT_CONDITION_BUDGET
 #: The methods whose answer carries the instructions.
 _INSTRUCTED: Final = frozenset({"initialize", "server/discover"})
-_loads = json.loads  # taken at import: a tool that replaces json.loads changes nothing here
 
 
 class ProjectServer:
@@ -156,7 +155,7 @@ class ProjectServer:
             return CallToolResult(content=content, is_error=True)
         if listing.structured:
             try:
-                return CallToolResult(content=content, structured_content=_loads(content[0].text))
+                return CallToolResult(content=content, structured_content=read_json(content[0].text))
             except ValueError:  # not JSON (cut to a size limit): the text alone is what there is
                 pass
         return CallToolResult(content=content)
