@@ -31,7 +31,8 @@ _METADATA_SUFFIXES = (".dist-info", ".egg-info")
 
 def environment_key() -> str:
     """What the compiled results depend on besides the project: skillc's version, Python's,
-    and every distribution installed where imports are found (``sys.path``), with its version.
+    and every distribution installed where imports are found (``sys.path``, in order), with its
+    version.  Folders that hold no distribution do not count.
 
     The metadata folders' names hold both (``pydantic-2.14.4.dist-info``), so listing them
     is enough and takes well under a millisecond: no metadata file is read.
@@ -43,7 +44,8 @@ def environment_key() -> str:
                 names = sorted(entry.name for entry in entries if entry.name.endswith(_METADATA_SUFFIXES))
         except OSError:  # a missing folder, a zip file: no distributions there
             continue
-        parts.append(f"{folder}:{','.join(names)}")
+        if names:  # a folder of sources only (the current one, under ``python -m``) changes nothing
+            parts.append(f"{folder}:{','.join(names)}")
     return "\n".join(parts)
 
 

@@ -8,6 +8,7 @@ an import, and a compile's cached results are redone when that metadata changes.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from helpers import SKILL, run_command, write_project
@@ -99,3 +100,14 @@ def test_an_undeclared_import_is_named_by_its_installed_distribution_once(tmp_pa
             "add 'PyFakeYAML' to [project] dependencies in pyproject.toml",
         )
     ]
+
+
+def test_the_skill_script_and_python_m_agree_that_dist_is_up_to_date(tmp_path: Path) -> None:
+    """``python -m`` puts the current folder on ``sys.path``; a folder without installed
+    distributions does not change what compiled results depend on."""
+    project = write_project(tmp_path / "project", {"agent.py": AGENT}, PYPROJECT.replace(', "PyFakeYAML>=1"', ""))
+    first = run_command([str(SKILL), "compile"], project)
+    assert first.code == 0, first.stderr
+    again = run_command([sys.executable, "-m", "skillc.cli", "compile"], project)
+    assert again.code == 0, again.stderr
+    assert "dist/ is up to date" in again.stdout + again.stderr
