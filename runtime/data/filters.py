@@ -23,7 +23,7 @@ strings (by code point), then arrays and objects (which tie); ties are broken by
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -159,6 +159,43 @@ def parse_sort(sort: str | Sequence[str] | None) -> tuple[SortKey, ...]:
     return tuple(keys)
 
 
+# --- SQL, shared by both dialects --------------------------------------------------------
+# ``$ne``, ``$nin`` and ``$in`` are spelt with ``$eq``, and groups with AND and OR, the same
+# way in both; a dialect writes its constants and the base conditions.
+
+
+@dataclass(frozen=True)
+class _Dialect:
+    true: str
+    false: str
+    #: The SQL of a ``$eq``, ``$exists`` or range condition (never ``$ne``, ``$in``, ``$nin``).
+    base: Callable[[Condition, list[Any], str, str], str]
+
+    def condition(self, condition: Condition, params: list[Any], body: str, ident: str) -> str:
+        operator, value = condition.operator, condition.value
+        if operator in ("$ne", "$nin"):
+            positive = Condition(condition.path, "$eq" if operator == "$ne" else "$in", value)
+            return f"NOT {self.condition(positive, params, body, ident)}"
+        if operator == "$in":
+            if not value:
+                return self.false
+            alternatives = (
+                self.condition(Condition(condition.path, "$eq", item), params, body, ident) for item in value
+            )
+            return "(" + " OR ".join(alternatives) + ")"
+        return self.base(condition, params, body, ident)
+
+    def where(self, tree: Filter | None, params: list[Any], body: str, ident: str) -> str:
+        if tree is None:
+            return self.true
+        if isinstance(tree, Condition):
+            return self.condition(tree, params, body, ident)
+        if not tree.parts:
+            return self.true if tree.all_of else self.false
+        joiner = " AND " if tree.all_of else " OR "
+        return "(" + joiner.join(self.where(part, params, body, ident) for part in tree.parts) + ")"
+
+
 # --- SQLite ---------------------------------------------------------------------------
 # Every expression yields 0 or 1, never NULL, so that NOT and OR mean what they say.
 
@@ -169,20 +206,6 @@ def _sqlite_path(path: tuple[str, ...]) -> str:
 
 def _sqlite_condition(condition: Condition, params: list[Any], body: str, ident: str) -> str:
     operator, value = condition.operator, condition.value
-    if operator == "$ne":
-        return f"NOT {_sqlite_condition(Condition(condition.path, '$eq', value), params, body, ident)}"
-    if operator == "$nin":
-        return f"NOT {_sqlite_condition(Condition(condition.path, '$in', value), params, body, ident)}"
-    if operator == "$in":
-        if not value:
-            return "0"
-        return (
-            "("
-            + " OR ".join(
-                _sqlite_condition(Condition(condition.path, "$eq", item), params, body, ident) for item in value
-            )
-            + ")"
-        )
     if not condition.path:  # the id column
         if operator == "$exists":
             return "1" if value else "0"
@@ -212,16 +235,12 @@ def _sqlite_condition(condition: Condition, params: list[Any], body: str, ident:
     return f"(IFNULL({kind} IN {kinds}, 0) AND IFNULL({extract} {comparison} ?, 0))"
 
 
+_SQLITE: Final = _Dialect("1", "0", _sqlite_condition)
+
+
 def sqlite_where(tree: Filter | None, params: list[Any], *, body: str = "body", ident: str = "id") -> str:
     """The SQL condition of ``tree`` over the columns ``body`` (JSON text) and ``ident``; its parameters go to ``params``."""
-    if tree is None:
-        return "1"
-    if isinstance(tree, Condition):
-        return _sqlite_condition(tree, params, body, ident)
-    if not tree.parts:
-        return "1" if tree.all_of else "0"
-    joiner = " AND " if tree.all_of else " OR "
-    return "(" + joiner.join(sqlite_where(part, params, body=body, ident=ident) for part in tree.parts) + ")"
+    return _SQLITE.where(tree, params, body, ident)
 
 
 _SQLITE_RANK: Final = (
@@ -259,20 +278,6 @@ def _postgres_value(path: tuple[str, ...], params: list[Any], body: str) -> str:
 
 def _postgres_condition(condition: Condition, params: list[Any], body: str, ident: str) -> str:
     operator, value = condition.operator, condition.value
-    if operator == "$ne":
-        return f"NOT {_postgres_condition(Condition(condition.path, '$eq', value), params, body, ident)}"
-    if operator == "$nin":
-        return f"NOT {_postgres_condition(Condition(condition.path, '$in', value), params, body, ident)}"
-    if operator == "$in":
-        if not value:
-            return "false"
-        return (
-            "("
-            + " OR ".join(
-                _postgres_condition(Condition(condition.path, "$eq", item), params, body, ident) for item in value
-            )
-            + ")"
-        )
     if not condition.path:
         if operator == "$exists":
             return "true" if value else "false"
@@ -301,16 +306,12 @@ def _postgres_condition(condition: Condition, params: list[Any], body: str, iden
     return f"COALESCE(jsonb_typeof({first}) = 'number' AND {second} {_RANGE[operator]} %s::jsonb, false)"
 
 
+_POSTGRES: Final = _Dialect("true", "false", _postgres_condition)
+
+
 def postgres_where(tree: Filter | None, params: list[Any], *, body: str = "body", ident: str = "id") -> str:
     """The SQL condition of ``tree`` over ``body`` (jsonb) and ``ident``; its parameters go to ``params``."""
-    if tree is None:
-        return "true"
-    if isinstance(tree, Condition):
-        return _postgres_condition(tree, params, body, ident)
-    if not tree.parts:
-        return "true" if tree.all_of else "false"
-    joiner = " AND " if tree.all_of else " OR "
-    return "(" + joiner.join(postgres_where(part, params, body=body, ident=ident) for part in tree.parts) + ")"
+    return _POSTGRES.where(tree, params, body, ident)
 
 
 def postgres_order(keys: Sequence[SortKey], params: list[Any], *, body: str = "body", ident: str = "id") -> str:
