@@ -37,8 +37,8 @@ from .runtime.context import Environment, ToolContext, ToolState
 from .runtime.data import DataStore
 from .runtime.loader import Runtime
 from .runtime.offer import Offer
+from .runtime.ownjson import read_json
 from .runtime.results import ToolResult
-from .runtime.serialize import read_json
 
 __all__ = ["CompileFailed", "ProjectUnderTest", "ToolState", "load_project"]
 

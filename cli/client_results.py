@@ -15,7 +15,7 @@ from typing import Any
 
 from ..contracts.errors import UsageError
 from ..runtime.client import ClientError, ClientHandler
-from ..runtime.serialize import read_json
+from ..runtime.ownjson import read_json
 
 __all__ = ["read_client_results", "results_handler"]
 

@@ -29,7 +29,7 @@ from rich.console import Console
 from ..runtime.approval import Edited
 from ..runtime.call import Approver
 from ..runtime.client import ClientError, ClientHandler
-from ..runtime.serialize import read_json, write_json
+from ..runtime.ownjson import read_json, write_json
 from .consoles import shown, visible
 
 __all__ = ["SHOWN_ARGUMENTS", "Prompter", "TurnView", "approval_asker", "client_asker", "read_answer", "shorten"]

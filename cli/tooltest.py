@@ -28,8 +28,8 @@ from ..runtime.arguments import decode_json
 from ..runtime.compaction import ModelView, compacts, uncompacted_view
 from ..runtime.context import Environment, StateError, ToolState
 from ..runtime.loader import Runtime
+from ..runtime.ownjson import read_json, write_json
 from ..runtime.results import ToolResult
-from ..runtime.serialize import read_json, write_json
 from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
 from .flags import json_object_flag
 

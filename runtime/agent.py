@@ -65,8 +65,8 @@ from .discovery import FIND_TOOLS, Discovery, found_names, visible
 from .loader import Runtime
 from .models import MODEL_KEYS, Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
 from .offer import Offer
+from .ownjson import read_json, write_json
 from .results import ToolResult
-from .serialize import read_json, write_json
 
 __all__ = [
     "CHAT_KEYS",

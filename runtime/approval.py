@@ -27,8 +27,8 @@ from .client import ClientHandler
 from .context import ToolContext
 from .loader import Runtime
 from .models import ToolCall
+from .ownjson import write_json
 from .results import ToolResult
-from .serialize import write_json
 
 __all__ = ["EDITED_NOTE", "Edited", "call_reviewed"]
 

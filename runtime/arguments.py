@@ -11,12 +11,11 @@ both use (and ``skill test --input``): it refuses what JSON cannot spell (``NaN`
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from typing import Any, Final, NoReturn
 
-from .ownjson import DECODING
+from .ownjson import DECODING, as_text
 from .results import refuse
 
 __all__ = ["decode_json", "parse_arguments", "remove_strict_nulls"]
@@ -57,7 +56,6 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-_detect_encoding: Final = json.detect_encoding
 #: skillc's own decoder (``ownjson``): tool code that patches ``json`` does not change how arguments are read.
 _DECODER: Final = DECODING.JSONDecoder(
     parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int
@@ -71,8 +69,7 @@ def decode_json(text: str | bytes | bytearray) -> Any:
     out or as a number too large to be finite, integers of more than 4,300 digits,
     nesting deeper than the interpreter's recursion limit, bytes not in UTF-8.
     """
-    if isinstance(text, bytes | bytearray):  # as json.loads reads bytes; not UTF-8 is a ValueError too
-        text = bytes(text).decode(_detect_encoding(text), "surrogatepass")
+    text = as_text(text)  # bytes as json.loads reads them; not in a UTF is a ValueError too
     try:
         return _DECODER.decode(text)
     except RecursionError:

@@ -41,6 +41,7 @@ from .context import ToolContext
 from .deadlines import DeadlineExceeded
 from .imports import reset_running, set_running
 from .inline import Outcome, drive, drive_sync
+from .ownjson import write_json
 from .results import CallRefused, ErrorType, ToolResult, refuse
 from .sdk import Tool
 from .serialize import (
@@ -49,7 +50,6 @@ from .serialize import (
     describe_exception,
     describe_validation_error,
     to_json_text,
-    write_json,
 )
 from .store import DistStore, LoadedTool, LoadError
 from .workers import invoke

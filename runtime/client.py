@@ -29,6 +29,7 @@ from ..contracts.manifest import ToolEntry
 from ..contracts.settings import NEEDS_APPROVAL, STRICT, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .bundles import LoadError
+from .ownjson import read_json
 from .results import refuse
 from .serialize import (
     MAX_LISTED,
@@ -36,7 +37,6 @@ from .serialize import (
     declared_location,
     describe_exception,
     format_location,
-    read_json,
     resolve_schema,
     to_json_text,
     unexpected_keys,

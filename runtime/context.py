@@ -24,7 +24,8 @@ from ..contracts.errors import SkillError, ToolDefinitionError
 from ..contracts.spec import ENVIRONMENTS
 from .data.api import DataStore
 from .data.open import scratch_store
-from .serialize import human_size, read_json, write_json
+from .ownjson import read_json, write_json
+from .serialize import human_size
 
 __all__ = ["MAX_STATE_BYTES", "STATE_LOCK_WAIT", "Environment", "StateError", "ToolContext", "ToolState"]
 

@@ -20,8 +20,8 @@ from typing import Any, Final
 
 from .models import Message, ToolCall
 from .offer import OfferedTool
+from .ownjson import read_json, write_json
 from .results import ToolResult
-from .serialize import read_json, write_json
 
 __all__ = ["FIND_TOOLS", "MAX_FOUND", "Discovery", "found_names", "visible"]
 

@@ -10,11 +10,11 @@ It understands two commands and explains itself otherwise:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from .models import Message, Reply, TextSink, ToolCall, ToolChoice
+from .ownjson import read_json, write_json
 
 __all__ = ["OfflineModel"]
 
@@ -30,10 +30,10 @@ def _reply(text: str, on_text: TextSink | None) -> Reply:
 def _fenced(content: str) -> str:
     """Pretty JSON in a ``json`` fence, other text in a plain one."""
     try:
-        value = json.loads(content)
+        value = read_json(content)
     except ValueError:
         return f"```\n{content}\n```"
-    return f"```json\n{json.dumps(value, indent=2, ensure_ascii=False)}\n```"
+    return f"```json\n{write_json(value, indent=2, ensure_ascii=False)}\n```"
 
 
 def _schema_type(schema: Any) -> str:
@@ -41,9 +41,9 @@ def _schema_type(schema: Any) -> str:
     if not isinstance(schema, Mapping):
         return "any"
     if "enum" in schema and isinstance(schema["enum"], list):
-        return " | ".join(json.dumps(item) for item in schema["enum"])
+        return " | ".join(write_json(item) for item in schema["enum"])
     if "const" in schema:
-        return json.dumps(schema["const"])
+        return write_json(schema["const"])
     reference = schema.get("$ref")
     if isinstance(reference, str):
         return reference.rsplit("/", 1)[-1]

@@ -15,7 +15,6 @@ this module, and only when an endpoint is configured.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -23,6 +22,7 @@ from typing import Any, Final
 import openai
 
 from .models import DEFAULT_BASE_URL, Message, ModelError, ModelSettings, Reply, TextSink, ToolCall, ToolChoice
+from .ownjson import read_json
 
 __all__ = ["NO_KEY", "OpenAIChatModel", "chat_tool"]
 
@@ -80,7 +80,7 @@ class _Reported(_Unreadable):
 
 def _json(data: bytes, what: str) -> Any:
     try:
-        return json.loads(data)
+        return read_json(data)
     except (ValueError, RecursionError):
         start = data[:_SHOWN_START].decode("utf-8", "replace").strip()
         raise _Unreadable(f"{what} (it starts {start!r})" if start else f"{what} (it is empty)") from None

@@ -6,13 +6,8 @@ sent as it is.  Validation errors are listed by field path and expectation, neve
 with the value that was sent: arguments carry whatever the user typed, secrets included
 (keys too: an undeclared key is counted, and named only when it looks like a field name).
 
-The JSON that skillc writes and reads itself (``skill test --json``, thread files,
-``ctx.state``) goes through ``write_json`` and ``read_json``: the standard library's
-encoder and decoder, in copies of skillc's own made when this module is imported.  Tool
-code runs in the same process and may patch the shared ``json`` module
-(``json.dumps = ...``, ``json.JSONEncoder.encode = ...``, ``json.JSONDecoder.decode =
-...``); none of that reaches these copies, whose classes and module globals no tool's
-code holds.
+The JSON that skillc writes and reads itself goes through ``ownjson``, which tool code
+patching the shared ``json`` module does not reach.
 """
 
 from __future__ import annotations
@@ -26,7 +21,6 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails, PydanticSerializationError, to_json
 
 from .arguments import decode_json
-from .ownjson import DECODING, ENCODING
 
 __all__ = [
     "DEFAULT_MAX_OUTPUT_BYTES",
@@ -37,11 +31,9 @@ __all__ = [
     "describe_validation_error",
     "format_location",
     "human_size",
-    "read_json",
     "resolve_schema",
     "unexpected_keys",
     "to_json_text",
-    "write_json",
 ]
 
 #: The largest result, in bytes of UTF-8, that is sent to the model.
@@ -70,29 +62,6 @@ _LABEL_TYPES: Final = {
 }
 #: The errors pydantic gives for a key the schema does not declare.
 _UNDECLARED: Final = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
-
-
-_ENCODING: Final = ENCODING
-_DECODE: Final = DECODING.JSONDecoder().decode
-
-
-def write_json(value: object, *, indent: int | None = None, ensure_ascii: bool = True, sort_keys: bool = False) -> str:
-    """``json.dumps(value, ...)`` as the standard library defines it, whatever tool code did to ``json``.
-
-    NaN and infinities are refused (``ValueError``), as JSON has no spelling for them;
-    a value that is not JSON data raises ``TypeError``.
-    """
-    encoder = _ENCODING.JSONEncoder(indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys, allow_nan=False)
-    text: str = encoder.encode(value)
-    return text
-
-
-def read_json(text: str) -> Any:
-    """``json.loads(text)`` as the standard library defines it, whatever tool code did to ``json``.
-
-    Malformed text raises a ``ValueError`` (a ``JSONDecodeError`` of skillc's own copy).
-    """
-    return _DECODE(text)
 
 
 class SerializationFailure(Exception):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 import logging
 import threading
 import weakref
@@ -29,6 +28,7 @@ from .capture import Capture
 from .client import ClientTool, client_tool
 from .distfiles import LinkedDistFile, read_dist_file
 from .imports import ImportScope
+from .ownjson import read_json
 from .sdk import FunctionTool, Tool, settings_of
 from .serialize import describe_exception
 from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
@@ -267,7 +267,7 @@ class DistStore:
 
     def _read_json(self, relative: str) -> Any:
         try:
-            return json.loads(read_dist_file(self.dist, relative))
+            return read_json(read_dist_file(self.dist, relative))
         except LinkedDistFile as error:
             raise LoadError(
                 f"{relative} is not the file skillc wrote ({error.strerror}); recompile with `skill compile`"

@@ -31,7 +31,7 @@ from typing import Any, Final
 from ..contracts.errors import UsageError, UserError
 from .context import StateError, ToolState
 from .models import Message
-from .serialize import read_json, write_json
+from .ownjson import read_json, write_json
 
 __all__ = [
     "THREAD_FORMAT",

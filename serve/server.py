@@ -53,7 +53,7 @@ from ..contracts.version import __version__
 from ..project import Project, approve_all
 from ..runtime.agent import DEFAULT_CONDITION_BUDGET, system_prompt
 from ..runtime.compaction import cut_output
-from ..runtime.serialize import read_json
+from ..runtime.ownjson import read_json
 from .listing import ToolListing, read_listings
 
 __all__ = ["LIST_BUDGET", "ProjectServer", "build_server"]

@@ -15,6 +15,7 @@ import pytest
 from helpers import RunSkill
 from runtime_support import IGNORED, RUNTIME_PROJECTS, compile_tree
 from skillc.runtime.context import ToolContext
+from skillc.runtime.data import scratch_store
 from skillc.runtime.loader import load_dist
 
 REFUSAL = "ProcessExitRefused: os._exit(0) would end the whole process; a tool's code may not"
@@ -91,3 +92,19 @@ def test_arguments_are_read_by_skillcs_own_decoder_after_a_tool_patched_json(pro
     finally:
         json.JSONDecoder, json.dumps, json.loads = saved[0], saved[2], saved[3]
         json.JSONDecoder.decode = saved[1]  # type: ignore[method-assign]
+
+
+def test_the_data_store_does_not_read_or_write_through_a_patched_json_module() -> None:
+    """A tool that replaced ``json.dumps``/``json.loads`` earlier in the process changes no document."""
+    store = scratch_store()
+    saved = (json.dumps, json.loads)
+    try:
+        json.dumps = lambda *args, **kwargs: "pwned"  # type: ignore[assignment]
+        json.loads = lambda *args, **kwargs: {"pwned": True}  # type: ignore[assignment]
+        orders = store.collection("orders")
+        orders.put("A1", {"status": "shipped", "items": ["kettle"]})
+        assert orders.get("A1") == {"_id": "A1", "status": "shipped", "items": ["kettle"]}
+        assert [page["_id"] for page in orders.find({"items": ["kettle"]}).items] == ["A1"]
+    finally:
+        json.dumps, json.loads = saved
+        store.close()

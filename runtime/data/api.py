@@ -19,7 +19,6 @@ database work in the store's own threads, so an event loop is never blocked.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -30,6 +29,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from pydantic import BaseModel
 
+from ..ownjson import read_json
 from .backend import Backend, Conflict, Query, Stored
 from .documents import (
     ID_KEY,
@@ -132,7 +132,7 @@ class Collection(Generic[T]):
         return Stored(chosen, encode_document(body), " ".join(search_words(body)))
 
     def _item(self, identifier: str, text: str) -> T:
-        return self._read(identifier, json.loads(text))
+        return self._read(identifier, read_json(text))
 
     # --- writing ------------------------------------------------------------------------
 
@@ -185,7 +185,7 @@ class Collection(Generic[T]):
             raise InvalidData("a patch cannot change a document's _id")
 
         def change(text: str) -> Stored:
-            merged = merge_patch(json.loads(text), changes)
+            merged = merge_patch(read_json(text), changes)
             return Stored(identifier, encode_document(merged), " ".join(search_words(merged)))
 
         stored = self.store.backend.update(self.name, identifier, change)

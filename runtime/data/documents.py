@@ -15,12 +15,12 @@ backend holds it.  The rules are the ones both backends can keep alike:
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from ..ownjson import read_json, write_json
 from .errors import InvalidData
 
 __all__ = [
@@ -129,7 +129,7 @@ def split_document(document: Mapping[str, Any]) -> tuple[str | None, dict[str, A
 
 def encode_document(body: Mapping[str, Any]) -> str:
     """The one text a checked body is stored as."""
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = write_json(body, ensure_ascii=False, separators=(",", ":"))
     if len(text) > MAX_DOCUMENT_BYTES // 4 and len(text.encode()) > MAX_DOCUMENT_BYTES:
         raise InvalidData(f"a document may hold at most {MAX_DOCUMENT_BYTES} bytes of JSON")
     return text
@@ -137,7 +137,7 @@ def encode_document(body: Mapping[str, Any]) -> str:
 
 def decode_document(identifier: str, text: str) -> dict[str, Any]:
     """A stored body read back, with its id first under ``_id``."""
-    body = json.loads(text)
+    body = read_json(text)
     return {ID_KEY: identifier, **body}
 
 

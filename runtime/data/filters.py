@@ -22,11 +22,11 @@ strings (by code point), then arrays and objects (which tie); ties are broken by
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from ..ownjson import write_json
 from .documents import ID_KEY, check_value
 from .errors import InvalidData
 
@@ -226,7 +226,7 @@ def _sqlite_condition(condition: Condition, params: list[Any], body: str, ident:
         params.append(path)
         return f"({kind} IS '{'true' if value else 'false'}')"
     if operator == "$eq" and isinstance(value, list | dict):
-        params.extend((path, path, json.dumps(value, separators=(",", ":"))))
+        params.extend((path, path, write_json(value, separators=(",", ":"))))
         shape = "array" if isinstance(value, list) else "object"
         return f"({kind} IS '{shape}' AND skill_json_equal({extract}, ?))"
     comparison = "=" if operator == "$eq" else _RANGE[operator]
@@ -291,7 +291,7 @@ def _postgres_condition(condition: Condition, params: list[Any], body: str, iden
         return f"COALESCE({_postgres_value(condition.path, params, body)} = 'null'::jsonb, true)"
     if operator == "$eq":
         found = _postgres_value(condition.path, params, body)
-        params.append(json.dumps(value, separators=(",", ":")))
+        params.append(write_json(value, separators=(",", ":")))
         return f"COALESCE({found} = %s::jsonb, false)"
     first = _postgres_value(condition.path, params, body)
     if isinstance(value, str):
@@ -302,7 +302,7 @@ def _postgres_condition(condition: Condition, params: list[Any], body: str, iden
             f'({second} #>> \'{{}}\') COLLATE "C" {_RANGE[operator]} %s::text COLLATE "C", false)'
         )
     second = _postgres_value(condition.path, params, body)
-    params.append(json.dumps(value))
+    params.append(write_json(value))
     return f"COALESCE(jsonb_typeof({first}) = 'number' AND {second} {_RANGE[operator]} %s::jsonb, false)"
 
 

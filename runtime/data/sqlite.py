@@ -15,7 +15,6 @@ kept in step with the documents by triggers.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import weakref
@@ -24,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
+from ..ownjson import read_json
 from .backend import Conflict, Query, Row, Stored
 from .documents import json_equal
 from .errors import DuplicateId, StoreUnavailable
@@ -74,7 +74,7 @@ _INSERT: Final = {
 def _json_equal(left: str | None, right: str | None) -> int:
     if left is None or right is None:
         return 0
-    return int(json_equal(json.loads(left), json.loads(right)))
+    return int(json_equal(read_json(left), read_json(right)))
 
 
 class SqliteBackend:
