@@ -33,7 +33,7 @@ from typing import Any, Final, NoReturn, TypeAlias
 
 from pydantic import BaseModel, ValidationError
 
-from ..contracts.settings import CLIENT, IDEMPOTENT, NEEDS_APPROVAL, RETRIES, TIMEOUT
+from ..contracts.settings import CLIENT, IDEMPOTENT, NEEDS_APPROVAL, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .client import ClientHandler, call_client
@@ -43,7 +43,6 @@ from .imports import reset_running, set_running
 from .inline import Outcome, drive, drive_sync
 from .ownjson import write_json
 from .results import CallRefused, ErrorType, ToolResult, refuse
-from .sdk import Tool
 from .serialize import (
     DEFAULT_MAX_OUTPUT_BYTES,
     SerializationFailure,
@@ -61,12 +60,27 @@ logger = logging.getLogger("skillc.runtime")
 #: Asked before a ``needs_approval`` tool runs: ``approver(name, arguments)``, sync or async.
 Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
 
-#: JSON text that may hold what JSON readers disagree on: NaN and infinities, spelt out or as a
-#: number too large to be finite (``1e999``, hundreds of digits), integers too long for Python
-#: to print.  Such text (or text that merely looks like it) takes the long way, ``parse_arguments``.
-_SUSPECT: Final = re.compile(r"NaN|Infinity|[eE][+-]?[0-9]{3}|[0-9]{300}")
+#: A number too large to be finite (``1e999``) in JSON text; see ``_suspect``.
+_HUGE_EXPONENT: Final = re.compile(r"[eE][+-]?[0-9]{3}")
+#: Hundreds of digits in a row: a number too large to be finite, or an integer too long to print.
+_MANY_DIGITS: Final = re.compile(r"[0-9]{300}")
 #: At most this many tool names are listed when the model asks for one that does not exist.
 _MAX_NAMES_LISTED: Final = 30
+
+
+def _suspect(text: str) -> bool:
+    """Whether JSON text may hold what JSON readers disagree on: NaN and infinities, spelt out or
+    as a number too large to be finite (``1e999``, hundreds of digits), integers too long for
+    Python to print.  Such text (or text that merely looks like it) takes the long way,
+    ``parse_arguments``.  (Plain substring tests and two small patterns: one pattern of all
+    four alternatives costs three times as much on every call.)
+    """
+    return (
+        "NaN" in text
+        or "Infinity" in text
+        or _HUGE_EXPONENT.search(text) is not None
+        or (len(text) >= 300 and _MANY_DIGITS.search(text) is not None)
+    )
 
 
 def _listing(lines: list[str]) -> str:
@@ -175,7 +189,6 @@ class _Call:
         self.max_output_bytes = max_output_bytes
         self.attempts = 0
         self.printed = Capture()
-        self._label = f"tool {name!r}"
 
     def _unknown(self) -> NoReturn:
         names = sorted(self.offered) if self.offered is not None else list(self.store.tool_names)
@@ -187,16 +200,16 @@ class _Call:
     async def run(self) -> str:
         """Every step of the call, in order; the output text, or ``CallRefused`` from the step that failed."""
         store = self.store
-        entry = store.tool_entry(self.name)
+        loaded = store.ready_tool(self.name)  # imported already: it exists and has code
+        entry = loaded.entry if loaded is not None else store.tool_entry(self.name)
         if entry is None:
             self._unknown()
         if self.offered is not None and self.name not in self.offered:
             refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
-        if entry.settings[CLIENT]:
-            return await self._client_call(entry.settings[TIMEOUT])
-        loaded = store.ready_tool(self.name)
         arguments: dict[Any, Any] | None = None
         if loaded is None:  # not imported yet: arguments that cannot be read are refused before the import
+            if entry.settings[CLIENT]:
+                return await self._client_call(entry.settings[TIMEOUT])
             arguments = parse_arguments(self.arguments)
             try:
                 loaded = await store.load_tool(self.name, entry.settings[TIMEOUT])
@@ -211,11 +224,7 @@ class _Call:
             payload, arguments = self._arguments(loaded, arguments)
             if loaded.approval is not False and await self._needs_approval(loaded, payload):
                 await self._approve(arguments if arguments is not None else parse_arguments(self.arguments))
-            value = await self._execute(loaded, payload)
-            if loaded.tool.output_schema is None and _plain(value):
-                # Plain JSON data cannot run code while it is serialized: no guard needed.
-                return _render(value, None, self.max_output_bytes)
-            return self._serialize(loaded, value)
+            return await self._execute(loaded, payload)
         finally:
             reset_running(running)
 
@@ -252,9 +261,11 @@ class _Call:
         model = loaded.tool.input_schema
         raw = self.arguments
         if model is not None and parsed is None and loaded.input_schema is None and type(raw) is str and raw:
-            if _SUSPECT.search(raw) is None:
+            if not _suspect(raw):
                 try:
-                    return self._guarded(loaded, lambda: model.model_validate_json(raw)), None
+                    return drive_sync(lambda: model.model_validate_json(raw), loaded.timeout, loaded.label), None
+                except DeadlineExceeded:
+                    refuse("timeout", f"Validating the arguments took longer than {loaded.timeout:g} s.")
                 except CallRefused:
                     raise
                 except Exception:  # noqa: BLE001, S110 - read again below, to say exactly what is wrong
@@ -283,31 +294,47 @@ class _Call:
 
     def _guarded(self, loaded: LoadedTool, function: Callable[[], Any]) -> Any:
         """Run validation (the tool's validators) under the tool's timeout; past it, refuse."""
-        timeout = loaded.entry.settings[TIMEOUT]
         try:
-            return drive_sync(function, timeout, self._label)
+            return drive_sync(function, loaded.timeout, loaded.label)
         except DeadlineExceeded:
-            refuse("timeout", f"Validating the arguments took longer than {timeout:g} s.")
+            refuse("timeout", f"Validating the arguments took longer than {loaded.timeout:g} s.")
 
     def _serialize(self, loaded: LoadedTool, value: object) -> str:
-        """The result validated by the output model and made JSON text, under the tool's timeout.
+        """The result of a sync ``execute`` validated by the output model and made JSON text, under the tool's timeout.
 
         Both may run the tool's code (validators, custom serializers): inline, as the
-        input's validation, its prints captured and interrupted at the deadline.
+        input's validation, its prints captured and interrupted at the deadline.  Plain
+        JSON data cannot run code while it is serialized: it needs no guard.
         """
-        timeout = loaded.entry.settings[TIMEOUT]
+        if loaded.tool.output_schema is None and _plain(value):
+            return _render(value, None, self.max_output_bytes)
         try:
             with self.printed.active():
                 text: str = drive_sync(
-                    lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes), timeout, self._label
+                    lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
+                    loaded.timeout,
+                    loaded.label,
                 )
         except DeadlineExceeded:
-            refuse("serialization", f"Serializing the tool's result took longer than {timeout:g} s.")
+            _serialization_timed_out(loaded.timeout)
         except CallRefused:
             raise
         except Exception as error:  # a custom serializer of the tool's failed
-            refuse("serialization", f"Serializing the tool's result raised {describe_exception(error)}.")
+            _serialization_failed(error)
         return text
+
+    @staticmethod
+    def _serialized(outcome: Outcome[Any], timeout: float) -> str:
+        """The text ``drive``'s ``then`` made of an async ``execute``'s result (``_render``), else refuse as ``_serialize``."""
+        error = outcome.error
+        if error is None and not outcome.timed_out:
+            text: str = outcome.value
+            return text
+        if error is None:
+            _serialization_timed_out(timeout)
+        if isinstance(error, CallRefused):
+            raise error
+        _serialization_failed(error)
 
     async def _needs_approval(self, loaded: LoadedTool, payload: Any) -> bool:
         """Whether a person must approve this call: the setting, or what its function says of these arguments.
@@ -322,11 +349,11 @@ class _Call:
             self.store.pool,
             lambda: decide(payload, self.context),
             asynchronous=inspect.iscoroutinefunction(decide),
-            timeout=loaded.entry.settings[TIMEOUT],
+            timeout=loaded.timeout,
             capture=self.printed,
             context=self.context,
             scope=loaded.scope,
-            label=self._label,
+            label=loaded.label,
         )
         if outcome.error is None and not outcome.timed_out and isinstance(outcome.value, bool):
             return outcome.value
@@ -350,54 +377,56 @@ class _Call:
         if outcome.value is not True:
             refuse("approval_denied", "A person declined to run this tool.")
 
-    async def _await(self, tool: Tool, payload: Any, context: ToolContext, timeout: float) -> Outcome[Any]:
-        """Await an async ``execute`` in this task, under a deadline that holds (``inline.drive``).
+    async def _execute(self, loaded: LoadedTool, payload: Any) -> str:
+        """Run ``execute`` with the tool's timeout and retries; its result as JSON text, else refuse.
 
-        Awaiting it here rather than in a task or a thread of its own costs a fraction of
-        the time per call; code that blocks the loop or swallows its cancellation is
-        still stopped at the deadline.
-        """
-        with self.printed.active(), context.activate():
-            return await drive(lambda: tool.execute(payload, context), timeout, self._label)
-
-    async def _execute(self, loaded: LoadedTool, payload: Any) -> Any:
-        """Run ``execute`` with the tool's timeout and retries; its value, else refuse.
+        An async ``execute`` is awaited in this task rather than in a task or a thread of
+        its own (a fraction of the cost per call), under a deadline that holds
+        (``inline.drive``); its result is validated and serialized right after, under the
+        same guard given the timeout anew.  A sync one runs in the pool (``invoke``).
 
         An attempt that timed out is retried only for a tool marked ``idempotent=True``:
         its code may still be running and have its effect, and a second attempt would
-        run beside it.  A tool marked ``idempotent=False`` is never retried.
+        run beside it.  A tool marked ``idempotent=False`` is never retried.  A result
+        that fails its validation or serialization is not retried either.
         """
-        entry, tool = loaded.entry, loaded.tool
+        entry, tool, timeout = loaded.entry, loaded.tool, loaded.timeout
         context = self.context.for_call(self.call_id, self.name, entry.skill)
-        idempotent = entry.settings[IDEMPOTENT]
-        tries = 1 if idempotent is False else entry.settings[RETRIES] + 1
+        tries = loaded.tries
         outcome: Outcome[Any] = Outcome()
-        asynchronous = loaded.asynchronous
         attempt = 0
         while attempt < tries:
             attempt += 1
             self.attempts = attempt
-            if asynchronous:
-                outcome = await self._await(tool, payload, context, entry.settings[TIMEOUT])
+            if loaded.asynchronous:
+                with self.printed.active(), context.activate():
+                    outcome = await drive(
+                        lambda: tool.execute(payload, context),
+                        timeout,
+                        loaded.label,
+                        lambda value: _render(value, tool.output_schema, self.max_output_bytes),
+                    )
+                if outcome.then_ran:
+                    return self._serialized(outcome, timeout)
             else:
                 outcome = await invoke(
                     self.store.pool,
                     lambda: tool.execute(payload, context),
                     asynchronous=False,
-                    timeout=entry.settings[TIMEOUT],
+                    timeout=timeout,
                     capture=self.printed,
                     context=context,
                     scope=loaded.scope,
-                    label=self._label,
+                    label=loaded.label,
                 )
-            if outcome.ok:
-                return outcome.value
+                if outcome.ok:
+                    return self._serialize(loaded, outcome.value)
             what = (
-                f"timed out after {entry.settings[TIMEOUT]:g} s"
+                f"timed out after {timeout:g} s"
                 if outcome.error is None
                 else f"raised {describe_exception(outcome.error)}"
             )
-            if outcome.timed_out and idempotent is not True:
+            if outcome.timed_out and entry.settings[IDEMPOTENT] is not True:
                 tries = attempt  # not retried: the attempt may still have its effect
             if attempt < tries:
                 logger.warning("tool %r (call %s) %s; attempt %d of %d", self.name, self.call_id, what, attempt, tries)
@@ -412,8 +441,17 @@ class _Call:
                 )
         after = f" (after {attempt} attempts)" if attempt > 1 else ""
         if outcome.error is None:
-            refuse("timeout", f"The tool did not finish within {entry.settings[TIMEOUT]:g} s{after}.")
+            refuse("timeout", f"The tool did not finish within {timeout:g} s{after}.")
         refuse("execution", f"The tool failed{after}: {describe_exception(outcome.error)}")
+
+
+def _serialization_timed_out(timeout: float) -> NoReturn:
+    refuse("serialization", f"Serializing the tool's result took longer than {timeout:g} s.")
+
+
+def _serialization_failed(error: BaseException) -> NoReturn:
+    """A custom serializer of the tool's failed."""
+    refuse("serialization", f"Serializing the tool's result raised {describe_exception(error)}.")
 
 
 async def call_tool(
@@ -449,12 +487,4 @@ async def call_tool(
         if call.printed.text:
             logger.debug("tool %r (call %s) printed:\n%s", name, call_id, call.printed.text)
         logger.debug("tool %r (call %s) %s in %.1f ms", name, call_id, error_type or "succeeded", duration)
-    return ToolResult(
-        call_id=call_id,
-        name=name,
-        is_error=error_type is not None,
-        output=output,
-        error_type=error_type,
-        duration_ms=round(duration, 3),
-        attempts=call.attempts,
-    )
+    return ToolResult.of_call(call_id, name, output, error_type, round(duration, 3), call.attempts)

@@ -28,20 +28,24 @@ MAX_CAPTURED_CHARS: Final = 64 * 1024
 
 _ACTIVE: ContextVar[Capture | None] = ContextVar("skillc_capture", default=None)
 _INSTALL_LOCK = threading.Lock()
+#: Held while any capture is written or read.  One for all: a capture is made for every call,
+#: and most calls print nothing, so a lock of each capture's own would mostly go unused.
+_WRITE_LOCK = threading.Lock()
 
 
 class Capture:
     """What one call's code wrote to stdout and stderr (the first 64 KiB of it)."""
 
+    __slots__ = ("_parts", "_size", "truncated")
+
     def __init__(self) -> None:
         self._parts: list[str] = []
         self._size = 0
-        self._lock = threading.Lock()
         self.truncated = False
 
     def write(self, text: str) -> None:
         """Keep ``text``, up to the limit; what is past it is dropped and ``truncated`` set."""
-        with self._lock:
+        with _WRITE_LOCK:
             room = MAX_CAPTURED_CHARS - self._size
             if room <= 0:
                 self.truncated = self.truncated or bool(text)
@@ -54,7 +58,7 @@ class Capture:
     @property
     def text(self) -> str:
         """Everything kept so far."""
-        with self._lock:
+        with _WRITE_LOCK:
             return "".join(self._parts)
 
     def active(self) -> _Active:
@@ -71,7 +75,7 @@ class _Active:
         self._capture = capture
 
     def __enter__(self) -> Capture:
-        if not (isinstance(sys.stdout, _Redirect) and isinstance(sys.stderr, _Redirect)):
+        if type(sys.stdout) is not _Redirect or type(sys.stderr) is not _Redirect:
             install()
         self._token = _ACTIVE.set(self._capture)
         return self._capture

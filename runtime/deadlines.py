@@ -22,7 +22,9 @@ deadline despite all that is reported once to the ``last_resort`` hook (a comman
 may end its process then; a library caller is only logged to).
 
 The fast path costs a guard object and two dictionary operations per call: the
-watchdog's thread only wakes (every ``TICK`` seconds at most) while guards exist.
+watchdog's thread only wakes (every ``TICK`` seconds at most) while guards exist, and
+for ``LINGER`` seconds after the last one closed (so that a run of calls does not wake
+it once per call).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ logger = logging.getLogger("skillc.runtime")
 TICK: Final = 0.02
 #: Code still running this long past its deadline, however often interrupted, is hopeless.
 HOPELESS_AFTER: Final = 2.0
+#: The watchdog keeps looking this long after the last guard closed before it sleeps until the next one.
+LINGER: Final = 0.5
 
 
 class DeadlineExceeded(BaseException):  # noqa: N818 - it is what it says, and no Exception on purpose
@@ -109,7 +113,8 @@ class Guard:
         self.label = label
         self.loop = loop
         self.on_expire = on_expire
-        self.thread = threading.get_ident()
+        #: The thread that last entered the code (0 before it ran).
+        self.thread = 0
         self.running = False
         #: The deadline has passed (set by the watchdog, or by ``leave`` noticing it).
         self.expired = False
@@ -117,7 +122,8 @@ class Guard:
         self._hopeless = False
         self._notified = False
         _GUARDS[id(self)] = self
-        _watchdog.wake()
+        if not _BUSY.is_set():
+            _watchdog.wake()
 
     def enter(self) -> None:
         """The guarded code starts running on this thread."""
@@ -146,6 +152,23 @@ class Guard:
         """Whether the deadline has passed."""
         return self.expired or time.monotonic() >= self.deadline
 
+    def rearm(self, timeout: float) -> None:
+        """Give the code running under this guard a new deadline, ``timeout`` seconds from now.
+
+        For the next stretch of the same code (a result's serialization after its
+        ``execute``): it costs two assignments where a new guard costs a registration.
+        An interruption already on its way for the old deadline is withdrawn, and one the
+        watchdog decides on meanwhile finds the new deadline not passed (``_expire`` and
+        the signal handler look at the deadline again) and is not sent.
+        """
+        self.deadline = time.monotonic() + timeout
+        self.expired = False
+        self._hopeless = False
+        if self._interrupted_at:
+            self._interrupted_at = 0.0
+            if self.thread != _MAIN_THREAD:
+                _withdraw(self.thread)
+
 
 #: Every guard not yet closed, by ``id``; dict operations are atomic under the GIL.
 _GUARDS: dict[int, Guard] = {}
@@ -171,8 +194,9 @@ if sys.implementation.name == "cpython":
 
 def _on_signal(signum: int, frame: object) -> None:
     """Raise ``DeadlineExceeded`` if the main thread runs guarded code past its deadline."""
+    now = time.monotonic()
     for guard in list(_GUARDS.values()):
-        if guard.running and guard.thread == _MAIN_THREAD and guard.expired:
+        if guard.running and guard.thread == _MAIN_THREAD and guard.expired and now >= guard.deadline:
             raise DeadlineExceeded(f"{guard.label} ran past its deadline")
 
 
@@ -202,7 +226,7 @@ def _interrupt(guard: Guard) -> None:
         with contextlib.suppress(OSError):
             signal.pthread_kill(guard.thread, _SIGNAL)  # type: ignore[arg-type]
         return
-    if _raise_in is not None and guard.running:
+    if _raise_in is not None and guard.running and time.monotonic() >= guard.deadline:  # not re-armed meanwhile
         _raise_in(guard.thread, DeadlineExceeded)
 
 
@@ -214,11 +238,15 @@ def _withdraw(thread: int) -> None:
 # --- the watchdog ----------------------------------------------------------------------------
 
 
+#: Set while the watchdog looks at guards; a new guard wakes it only when it is clear.
+_BUSY: Final = threading.Event()
+
+
 class _Watchdog:
     """One daemon thread that looks at the guards every ``TICK`` while there are any."""
 
     def __init__(self) -> None:
-        self._busy = threading.Event()
+        self._busy = _BUSY
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -233,13 +261,21 @@ class _Watchdog:
                     self._thread.start()
 
     def _run(self) -> None:
+        idle_since: float | None = None
         while True:
             self._busy.wait()
+            now = time.monotonic()
             if not _GUARDS:
+                # Calls come in runs: stay awake a little, so that the next guard need not wake this thread.
+                idle_since = now if idle_since is None else idle_since
+                if now - idle_since < LINGER:
+                    time.sleep(TICK)
+                    continue
+                idle_since = None
                 self._busy.clear()
                 if not _GUARDS:  # a guard made after the clear set the event again
                     continue
-            now = time.monotonic()
+            idle_since = None
             soonest = now + TICK
             for guard in list(_GUARDS.values()):
                 if now < guard.deadline:
@@ -254,6 +290,9 @@ class _Watchdog:
     @staticmethod
     def _expire(guard: Guard, now: float) -> None:
         guard.expired = True
+        if time.monotonic() < guard.deadline:  # re-armed meanwhile (``Guard.rearm``)
+            guard.expired = False
+            return
         if guard.running:
             if now - guard._interrupted_at >= TICK:
                 _interrupt(guard)

@@ -22,9 +22,8 @@ import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable, Generator
-from dataclasses import dataclass
 from types import CoroutineType
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from .deadlines import DeadlineExceeded, Guard
 
@@ -37,13 +36,17 @@ logger = logging.getLogger("skillc.runtime")
 CLOSE_GRACE: Final = 0.5
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[_T]):
-    """How running some user code ended: a value, an error, or the deadline."""
+class Outcome(NamedTuple, Generic[_T]):
+    """How running some user code ended: a value, an error, or the deadline.
+
+    (A named tuple: one is made for every call, and tuples are the quickest to make.)
+    """
 
     value: _T | None = None
     error: BaseException | None = None
     timed_out: bool = False
+    #: The code had returned, and what ``drive``'s ``then`` made of its value is what ended so.
+    then_ran: bool = False
 
     @property
     def ok(self) -> bool:
@@ -57,12 +60,20 @@ _TIMED_OUT: Final[Outcome[Any]] = Outcome(timed_out=True)
 def drive_sync(function: Callable[[], _T], timeout: float, label: str) -> _T:
     """Run sync tool code on this thread, interrupted if it runs past ``timeout`` seconds.
 
-    Raises ``DeadlineExceeded`` then; whatever else the code raises goes through.
+    Raises ``DeadlineExceeded`` then, also when the code raised something else past its
+    deadline (pydantic wraps what a serializer raises, the interruption included);
+    whatever else the code raises goes through.
     """
     guard = Guard(time.monotonic() + timeout, label)
     guard.enter()
     try:
         return function()
+    except DeadlineExceeded:
+        raise
+    except BaseException:
+        if guard.past():
+            raise DeadlineExceeded(f"{label} ran past its deadline") from None
+        raise
     finally:
         guard.close()
 
@@ -70,12 +81,16 @@ def drive_sync(function: Callable[[], _T], timeout: float, label: str) -> _T:
 class _Driven:
     """The generator behind ``drive`` once the code has suspended: forwards every later step, under its guard."""
 
-    __slots__ = ("_expired", "_finished", "_task", "guard", "iterator", "yielded")
+    __slots__ = ("_expired", "_finished", "_task", "guard", "iterator", "then", "timeout", "yielded")
 
-    def __init__(self, guard: Guard, iterator: Any, yielded: Any) -> None:
+    def __init__(
+        self, guard: Guard, iterator: Any, yielded: Any, then: Callable[[Any], Any] | None, timeout: float
+    ) -> None:
         self.guard = guard
         self.iterator = iterator
         self.yielded = yielded
+        self.then = then
+        self.timeout = timeout
         self._task = asyncio.current_task()
         self._expired = False
         self._finished = False
@@ -121,7 +136,9 @@ class _Driven:
             try:
                 yielded = iterator.send(sent) if thrown is None else iterator.throw(thrown)
             except StopIteration as stop:
-                return _TIMED_OUT if deadline_cancel or guard.past() else Outcome(value=stop.value)
+                if deadline_cancel or guard.past():
+                    return _TIMED_OUT
+                return _then(self.then, stop.value, guard, self.timeout)
             except DeadlineExceeded:
                 return _left_behind(iterator, guard.label)
             except asyncio.CancelledError as error:
@@ -134,6 +151,23 @@ class _Driven:
                 return _TIMED_OUT if deadline_cancel else Outcome(error=error)
             finally:
                 guard.leave()
+
+
+_THEN_TIMED_OUT: Final[Outcome[Any]] = Outcome(timed_out=True, then_ran=True)
+
+
+def _then(then: Callable[[Any], Any] | None, value: Any, guard: Guard, timeout: float) -> Outcome[Any]:
+    """The code returned ``value``: what ``then`` makes of it, under the guard still entered, given ``timeout`` anew."""
+    if then is None:
+        return Outcome(value)
+    guard.rearm(timeout)
+    try:
+        return Outcome(then(value), None, False, True)
+    except DeadlineExceeded:
+        return _THEN_TIMED_OUT
+    except BaseException as error:  # noqa: BLE001 - told to the caller in the outcome
+        # Past the deadline, what it raised is the interruption, wrapped (as pydantic's serializers do).
+        return _THEN_TIMED_OUT if guard.past() else Outcome(None, error, False, True)
 
 
 def _left_behind(iterator: Any, label: str) -> Outcome[Any]:
@@ -150,12 +184,21 @@ def _left_behind(iterator: Any, label: str) -> Outcome[Any]:
     return _TIMED_OUT
 
 
-async def drive(function: Callable[[], Awaitable[_T] | _T], timeout: float, label: str) -> Outcome[_T]:
+async def drive(
+    function: Callable[[], Awaitable[_T] | _T],
+    timeout: float,
+    label: str,
+    then: Callable[[_T], Any] | None = None,
+) -> Outcome[Any]:
     """Run ``function()`` and await what it returns, inline, under a deadline of ``timeout`` seconds.
 
     Never raises, but for a cancellation of the calling task (which goes through).
     ``label`` names the code in log messages ("tool 'x'").  Code that finishes without
     suspending (most small tools) costs no generator, task or timer at all.
+
+    ``then``, if given, is run on the code's value, under the same guard given ``timeout``
+    seconds anew (the result's validation and serialization, say): the outcome then holds
+    what it returned, or what it raised, or that its deadline passed, with ``then_ran`` set.
     """
     guard = Guard(time.monotonic() + timeout, label)
     iterator: Any = None
@@ -168,12 +211,14 @@ async def drive(function: Callable[[], Awaitable[_T] | _T], timeout: float, labe
             elif inspect.isawaitable(awaitable):
                 iterator = awaitable.__await__()
             else:
+                outcome = _then(then, awaitable, guard, timeout)
                 guard.close()
-                return Outcome(value=awaitable)
+                return outcome
             yielded = iterator.send(None)
         except StopIteration as stop:
+            outcome = _then(then, stop.value, guard, timeout)
             guard.close()
-            return Outcome(value=stop.value)
+            return outcome
         except DeadlineExceeded:
             guard.close()
             return _left_behind(iterator, label)
@@ -184,4 +229,4 @@ async def drive(function: Callable[[], Awaitable[_T] | _T], timeout: float, labe
     except DeadlineExceeded:  # it landed as the code finished, before the guard knew
         guard.close()
         return _TIMED_OUT
-    return await _Driven(guard, iterator, yielded)
+    return await _Driven(guard, iterator, yielded, then, timeout)

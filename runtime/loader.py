@@ -11,7 +11,7 @@ composes the three parts of the runtime, each in a module of its own:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +125,7 @@ class Runtime:
         timeout = self.condition_timeout if timeout is None else timeout
         return await build_offer(self.store, context, timeout, only=only, budget=budget)
 
-    async def call(
+    def call(
         self,
         name: str,
         arguments: str | bytes | Mapping[str, Any],
@@ -135,13 +135,14 @@ class Runtime:
         offered: Collection[str] | None = None,
         approver: Approver | None = None,
         client: ClientHandler | None = None,
-    ) -> ToolResult:
-        """Run one tool call; any failure is an error result, never an exception.
+    ) -> Coroutine[Any, Any, ToolResult]:
+        """Run one tool call (``await`` it); any failure is an error result, never an exception.
 
         ``client(name, arguments)`` (sync or async) gives the result of a client-side tool;
         without it, such a call is an error result saying the result must come from the client.
+        (The coroutine is ``call_tool``'s own: one coroutine less per call than an ``async def`` here.)
         """
-        return await call_tool(
+        return call_tool(
             self.store,
             name,
             arguments,

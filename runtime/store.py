@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
-from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
+from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, PER_CALL, RETRIES, STRICT, TIMEOUT
 from .bundles import LoadError, ModuleSpace
 from .capture import Capture
 from .client import ClientTool, client_tool
@@ -52,6 +52,12 @@ class LoadedTool:
     asynchronous: bool = field(init=False)
     #: ``True``: every call needs approval; ``False``: none does; ``None``: its function decides per call.
     approval: bool | None = field(init=False)
+    #: The compiled ``timeout`` setting, in seconds.
+    timeout: float = field(init=False)
+    #: How many attempts a call may make: one, or one more than ``retries`` unless ``idempotent=False``.
+    tries: int = field(init=False)
+    #: How log messages and deadlines name the tool's code: ``tool 'name'``.
+    label: str = field(init=False)
 
     def __post_init__(self) -> None:
         target = self.tool.function if isinstance(self.tool, FunctionTool) else self.tool.execute
@@ -59,6 +65,10 @@ class LoadedTool:
         compiled, decided = self.entry.settings[NEEDS_APPROVAL], settings_of(self.tool)[NEEDS_APPROVAL]
         approval = True if True in (compiled, decided) else None if PER_CALL in (compiled, decided) else False
         object.__setattr__(self, "approval", approval)
+        settings = self.entry.settings
+        object.__setattr__(self, "timeout", settings[TIMEOUT])
+        object.__setattr__(self, "tries", 1 if settings[IDEMPOTENT] is False else settings[RETRIES] + 1)
+        object.__setattr__(self, "label", f"tool {self.entry.name!r}")
 
 
 class DistStore:

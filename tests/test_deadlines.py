@@ -42,22 +42,26 @@ def arguments(seconds: float = ASKED) -> str:
 
 
 @pytest.mark.parametrize(
-    ("tool", "output"),
+    ("tool", "error_type", "output"),
     [
-        ("blocks_the_loop", "The tool did not finish within 1 s."),
-        ("spins", "The tool did not finish within 1 s."),
-        ("swallows_cancellation", "The tool did not finish within 1 s."),
-        ("sleeps_politely", "The tool did not finish within 1 s."),
-        ("slow_validator", "Validating the arguments took longer than 1 s."),
+        ("blocks_the_loop", "timeout", "The tool did not finish within 1 s."),
+        ("spins", "timeout", "The tool did not finish within 1 s."),
+        ("swallows_cancellation", "timeout", "The tool did not finish within 1 s."),
+        ("sleeps_politely", "timeout", "The tool did not finish within 1 s."),
+        ("slow_validator", "timeout", "Validating the arguments took longer than 1 s."),
+        ("slow_result", "serialization", "Serializing the tool's result took longer than 1 s."),
+        ("slow_result_sync", "serialization", "Serializing the tool's result took longer than 1 s."),
     ],
 )
-def test_skill_test_gets_a_timeout_at_the_deadline(skill: RunSkill, dist: Path, tool: str, output: str) -> None:
+def test_skill_test_gets_a_timeout_at_the_deadline(
+    skill: RunSkill, dist: Path, tool: str, error_type: str, output: str
+) -> None:
     started = time.monotonic()
     result = skill("test", "--name", tool, "--input", arguments(), "--json", cwd=dist.parent)
     elapsed = time.monotonic() - started
     assert result.code == 1, result.stderr
     document = json.loads(result.stdout)
-    assert (document["is_error"], document["error_type"], document["output"]) == (True, "timeout", output)
+    assert (document["is_error"], document["error_type"], document["output"]) == (True, error_type, output)
     assert elapsed < BOUND
     assert "Traceback" not in result.stderr
 
@@ -138,3 +142,10 @@ def test_a_timed_out_attempt_is_retried_only_for_an_idempotent_tool(
 ) -> None:
     result = call(runtime, tool, seconds)
     assert (result.attempts, result.error_type, result.output) == (attempts, error_type, output)
+
+
+@pytest.mark.parametrize("awaits", [False, True], ids=["returns-at-once", "suspends"])
+def test_running_and_serializing_each_get_the_whole_timeout(runtime: Runtime, awaits: bool) -> None:
+    """0.7 s of execute and 0.7 s of serializing: more than the 1 s timeout together, within it each."""
+    result = run(runtime.call("each_phase_in_time", json.dumps({"seconds": 0.7, "awaits": awaits}), ToolContext()))
+    assert (result.is_error, result.output) == (False, '{"seconds":0.7}')

@@ -3,7 +3,7 @@
 import asyncio
 import time
 
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, model_serializer, model_validator
 
 from skillc import Skill, Tool, tool
 
@@ -108,6 +108,52 @@ class BlockingCondition(Tool):
         return "offered"
 
 
+class Seconds(BaseModel):
+    seconds: float
+
+
+class Late(BaseModel):
+    """A result whose serializer takes the time it was given."""
+
+    seconds: float
+
+    @model_serializer
+    def take_time(self) -> dict[str, float]:
+        time.sleep(self.seconds)
+        return {"seconds": self.seconds}
+
+
+class SlowResult(Tool):
+    """Its result's serializer blocks: the serialization's own deadline stops it."""
+
+    name = "slow_result"
+    description = "Its result takes as long to serialize as it is asked to."
+    input_schema = Seconds
+    timeout = 1
+
+    async def execute(self, input: Seconds, ctx) -> Late:
+        return Late(seconds=input.seconds)
+
+
+class SlowResultSync(SlowResult):
+    """The same with a sync ``execute``: run in a worker, serialized on the caller's thread."""
+
+    name = "slow_result_sync"
+
+    def execute(self, input: Seconds, ctx) -> Late:
+        return Late(seconds=input.seconds)
+
+
+@tool(timeout=1)
+async def each_phase_in_time(seconds: float, awaits: bool) -> Late:
+    """Takes ``seconds`` to run and as long again to serialize: each within its own deadline."""
+    if awaits:
+        await asyncio.sleep(seconds)
+    else:
+        time.sleep(seconds)
+    return Late(seconds=seconds)
+
+
 deadlines = Skill(
     name="deadlines",
     description="Tools that ignore their deadline.",
@@ -123,5 +169,8 @@ deadlines = Skill(
         never_retried,
         SlowValidator(),
         BlockingCondition(),
+        SlowResult(),
+        SlowResultSync(),
+        each_phase_in_time,
     ],
 )
