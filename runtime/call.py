@@ -38,7 +38,7 @@ from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture
 from .client import ClientHandler, call_client
 from .context import ToolContext
-from .deadlines import DeadlineExceeded
+from .deadlines import DeadlineExceeded, Guard
 from .imports import reset_running, set_running
 from .inline import Outcome, drive, drive_sync
 from .ownjson import write_json
@@ -220,12 +220,15 @@ class _Call:
                 refuse("timeout", f"The tool's code did not load within {entry.settings[TIMEOUT]:g} s.")
         # From here on, this task runs the tool's code (validators, an async execute).
         running = set_running(loaded.scope)
+        # Validating the arguments and the first attempt of an async execute share one guard.
+        guard = Guard(time.monotonic() + loaded.timeout, loaded.label)
         try:
-            payload, arguments = self._arguments(loaded, arguments)
+            payload, arguments = self._arguments(loaded, arguments, guard)
             if loaded.approval is not False and await self._needs_approval(loaded, payload):
                 await self._approve(arguments if arguments is not None else parse_arguments(self.arguments))
-            return await self._execute(loaded, payload)
+            return await self._execute(loaded, payload, guard)
         finally:
+            guard.close()
             reset_running(running)
 
     async def _client_call(self, timeout: float) -> str:
@@ -249,7 +252,9 @@ class _Call:
     def _one_attempt(self) -> None:
         self.attempts = 1
 
-    def _arguments(self, loaded: LoadedTool, parsed: dict[Any, Any] | None) -> tuple[Any, dict[Any, Any] | None]:
+    def _arguments(
+        self, loaded: LoadedTool, parsed: dict[Any, Any] | None, guard: Guard
+    ) -> tuple[Any, dict[Any, Any] | None]:
         """The input model's instance for the arguments (the dict itself without a model), and the dict if read.
 
         JSON text is validated in pydantic's JSON mode.  Text that holds nothing JSON
@@ -263,7 +268,8 @@ class _Call:
         if model is not None and parsed is None and loaded.input_schema is None and type(raw) is str and raw:
             if not _suspect(raw):
                 try:
-                    return drive_sync(lambda: model.model_validate_json(raw), loaded.timeout, loaded.label), None
+                    # What model_validate_json does, without its Python layer: it runs on every call.
+                    return guard.run(lambda: model.__pydantic_validator__.validate_json(raw)), None
                 except DeadlineExceeded:
                     refuse("timeout", f"Validating the arguments took longer than {loaded.timeout:g} s.")
                 except CallRefused:
@@ -324,12 +330,12 @@ class _Call:
         return text
 
     @staticmethod
-    def _serialized(outcome: Outcome[Any], timeout: float) -> str:
+    def _serialized(outcome: Outcome[str], timeout: float) -> str:
         """The text ``drive``'s ``then`` made of an async ``execute``'s result (``_render``), else refuse as ``_serialize``."""
         error = outcome.error
         if error is None and not outcome.timed_out:
-            text: str = outcome.value
-            return text
+            assert outcome.value is not None
+            return outcome.value
         if error is None:
             _serialization_timed_out(timeout)
         if isinstance(error, CallRefused):
@@ -377,7 +383,7 @@ class _Call:
         if outcome.value is not True:
             refuse("approval_denied", "A person declined to run this tool.")
 
-    async def _execute(self, loaded: LoadedTool, payload: Any) -> str:
+    async def _execute(self, loaded: LoadedTool, payload: Any, guard: Guard) -> str:
         """Run ``execute`` with the tool's timeout and retries; its result as JSON text, else refuse.
 
         An async ``execute`` is awaited in this task rather than in a task or a thread of
@@ -405,6 +411,7 @@ class _Call:
                         timeout,
                         loaded.label,
                         lambda value: _render(value, tool.output_schema, self.max_output_bytes),
+                        guard if attempt == 1 else None,  # the first attempt takes the call's guard over
                     )
                 if outcome.then_ran:
                     return self._serialized(outcome, timeout)

@@ -38,7 +38,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 __all__ = [
     "HOPELESS_AFTER",
@@ -49,6 +49,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger("skillc.runtime")
+_T = TypeVar("_T")
 
 #: The watchdog looks at the guards at least this often while any exist.
 TICK: Final = 0.02
@@ -151,6 +152,25 @@ class Guard:
     def past(self) -> bool:
         """Whether the deadline has passed."""
         return self.expired or time.monotonic() >= self.deadline
+
+    def run(self, function: Callable[[], _T]) -> _T:
+        """``function()``, entered in this guard and left again (not closed: the guard can go on).
+
+        Raises ``DeadlineExceeded`` past the deadline, also when the code raised something
+        else by then (pydantic wraps what a validator or serializer raises, the
+        interruption included); whatever else the code raises goes through.
+        """
+        self.enter()
+        try:
+            return function()
+        except DeadlineExceeded:
+            raise
+        except BaseException:
+            if self.past():
+                raise DeadlineExceeded(f"{self.label} ran past its deadline") from None
+            raise
+        finally:
+            self.leave()
 
     def rearm(self, timeout: float) -> None:
         """Give the code running under this guard a new deadline, ``timeout`` seconds from now.
