@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import re
 import time
 from collections.abc import Callable, Collection
 from typing import Any, Final, NoReturn, TypeAlias
@@ -41,6 +40,7 @@ from .context import ToolContext
 from .deadlines import DeadlineExceeded, Guard
 from .imports import reset_running, set_running
 from .inline import Outcome, drive, drive_sync
+from .json_edges import suspect
 from .ownjson import write_json
 from .results import CallRefused, ErrorType, ToolResult, refuse
 from .serialize import (
@@ -60,27 +60,8 @@ logger = logging.getLogger("skillc.runtime")
 #: Asked before a ``needs_approval`` tool runs: ``approver(name, arguments)``, sync or async.
 Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
 
-#: A number too large to be finite (``1e999``) in JSON text; see ``_suspect``.
-_HUGE_EXPONENT: Final = re.compile(r"[eE][+-]?[0-9]{3}")
-#: Hundreds of digits in a row: a number too large to be finite, or an integer too long to print.
-_MANY_DIGITS: Final = re.compile(r"[0-9]{300}")
 #: At most this many tool names are listed when the model asks for one that does not exist.
 _MAX_NAMES_LISTED: Final = 30
-
-
-def _suspect(text: str) -> bool:
-    """Whether JSON text may hold what JSON readers disagree on: NaN and infinities, spelt out or
-    as a number too large to be finite (``1e999``, hundreds of digits), integers too long for
-    Python to print.  Such text (or text that merely looks like it) takes the long way,
-    ``parse_arguments``.  (Plain substring tests and two small patterns: one pattern of all
-    four alternatives costs three times as much on every call.)
-    """
-    return (
-        "NaN" in text
-        or "Infinity" in text
-        or _HUGE_EXPONENT.search(text) is not None
-        or (len(text) >= 300 and _MANY_DIGITS.search(text) is not None)
-    )
 
 
 def _listing(lines: list[str]) -> str:
@@ -258,7 +239,7 @@ class _Call:
         """The input model's instance for the arguments (the dict itself without a model), and the dict if read.
 
         JSON text is validated in pydantic's JSON mode.  Text that holds nothing JSON
-        readers disagree on (``_SUSPECT``) goes straight into the model; whatever fails
+        readers disagree on (``json_edges.suspect``) goes straight into the model; whatever fails
         there is read again the long way (``parse_arguments``), whose refusal says exactly
         what is wrong.  The model's validators are the tool's code: they run under the
         tool's timeout.
@@ -266,7 +247,7 @@ class _Call:
         model = loaded.tool.input_schema
         raw = self.arguments
         if model is not None and parsed is None and loaded.input_schema is None and type(raw) is str and raw:
-            if not _suspect(raw):
+            if not suspect(raw, floats=loaded.takes_floats):
                 try:
                     # What model_validate_json does, without its Python layer: it runs on every call.
                     return guard.run(lambda: model.__pydantic_validator__.validate_json(raw)), None

@@ -28,6 +28,7 @@ from .capture import Capture
 from .client import ClientTool, client_tool
 from .distfiles import LinkedDistFile, read_dist_file
 from .imports import ImportScope
+from .json_edges import takes_floats
 from .ownjson import read_json
 from .sdk import FunctionTool, Tool, settings_of
 from .serialize import describe_exception
@@ -58,6 +59,8 @@ class LoadedTool:
     tries: int = field(init=False)
     #: How log messages and deadlines name the tool's code: ``tool 'name'``.
     label: str = field(init=False)
+    #: Whether its input model could take a float (``json_edges.takes_floats``; no model: no arguments read by it).
+    takes_floats: bool = field(init=False)
 
     def __post_init__(self) -> None:
         target = self.tool.function if isinstance(self.tool, FunctionTool) else self.tool.execute
@@ -69,6 +72,8 @@ class LoadedTool:
         object.__setattr__(self, "timeout", settings[TIMEOUT])
         object.__setattr__(self, "tries", 1 if settings[IDEMPOTENT] is False else settings[RETRIES] + 1)
         object.__setattr__(self, "label", f"tool {self.entry.name!r}")
+        model = self.tool.input_schema
+        object.__setattr__(self, "takes_floats", model is None or takes_floats(model))
 
 
 class DistStore:
