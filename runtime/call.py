@@ -147,6 +147,20 @@ def _render(value: object, output_model: type[BaseModel] | None, limit: int) -> 
 class _Call:
     """One call in progress; ``run`` returns the output text or raises ``CallRefused``."""
 
+    __slots__ = (
+        "approver",
+        "arguments",
+        "attempts",
+        "call_id",
+        "client",
+        "context",
+        "max_output_bytes",
+        "name",
+        "offered",
+        "printed",
+        "store",
+    )
+
     def __init__(
         self,
         store: DistStore,
