@@ -25,7 +25,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future
 from contextvars import Context, copy_context
 from typing import Any, Final, Generic, TypeVar
@@ -183,25 +183,48 @@ async def wait_future(future: Future[Any], timeout: float | None) -> bool:
     return future.done()
 
 
-@contextlib.contextmanager
-def _entered(capture: Capture | None, context: ToolContext | None, scope: ImportScope | None) -> Iterator[None]:
-    """Run the block as the tool's code: its imports, its printed output captured, its context current."""
-    running = set_running(scope)
-    try:
-        with contextlib.ExitStack() as stack:
-            if capture is not None:
-                stack.enter_context(capture.active())
-            if context is not None:
-                stack.enter_context(context.activate())
-            yield
-    finally:
-        reset_running(running)
+class _Entered:
+    """Run the block as the tool's code: its imports, its printed output captured, its context current.
+
+    A plain context manager (not a generator's, and no ``ExitStack``): it runs around
+    every sync call, in the worker thread, on the way to the result.
+    """
+
+    __slots__ = ("_activation", "_active", "_running", "capture", "context", "scope")
+
+    def __init__(self, capture: Capture | None, context: ToolContext | None, scope: ImportScope | None) -> None:
+        self.capture = capture
+        self.context = context
+        self.scope = scope
+
+    def __enter__(self) -> None:
+        self._running = set_running(self.scope)
+        self._active = self._activation = None
+        try:
+            if self.capture is not None:
+                self._active = self.capture.active()
+                self._active.__enter__()
+            if self.context is not None:
+                self._activation = self.context.activate()
+                self._activation.__enter__()
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def __exit__(self, *exc_info: object) -> None:
+        try:
+            if self._activation is not None:
+                self._activation.__exit__()
+            if self._active is not None:
+                self._active.__exit__()
+        finally:
+            reset_running(self._running)
 
 
 def _enter(
     function: Callable[[], _T], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
 ) -> _T:
-    with _entered(capture, context, scope):
+    with _Entered(capture, context, scope):
         return function()
 
 
@@ -213,7 +236,7 @@ async def _enter_async(
     context: ToolContext | None,
     scope: ImportScope | None,
 ) -> Outcome[Any]:
-    with _entered(capture, context, scope):
+    with _Entered(capture, context, scope):
         if timeout is None:
             try:
                 value = function()
