@@ -33,6 +33,7 @@ from ..contracts.spec import MANIFEST, NAME_PATTERN
 
 __all__ = [
     "LOCK_TIMEOUT",
+    "SKILL_FILES",
     "TOOL_FILES",
     "Fingerprint",
     "check_output_folder",
