@@ -68,6 +68,10 @@ Usage::
 
     .venv/bin/python bench/runtime.py [--quick] [--json] [--keep] [--profile] [--no-frameworks]
                                       [--rounds R] [--calls N] [--concurrent C] [--repeat K]
+    .venv/bin/python bench/runtime.py --startup-only [--repeat K] [--json] [--keep]
+
+``--startup-only`` measures the start-up rows alone (no per-call rows, no frameworks, so no
+``bench/.venv-runtime``), in the interpreter it was started with.
 
 Exit codes: 0 measured (a MISS is a result, not a failure), 1 something the measurement
 depends on failed (the reason is printed).
@@ -846,13 +850,14 @@ def _version(package: str) -> str | None:
         return None
 
 
-def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> dict[str, object]:
+def figures(calls: CallFigures | None, startup: Startup, args: argparse.Namespace) -> dict[str, object]:
     """Everything measured, as one JSON-ready document of rows.
 
     Per call and per burst, skillc's ratio is to the floor's figure for the same tool, and
     each framework's to skillc's; ``tool`` says which tool (or the start-up) a row is about.
+    Without ``calls`` (``--startup-only``) there are only the start-up rows.
     """
-    found = calls.candidates
+    found = calls.candidates if calls is not None else {}
     rows: list[dict[str, object]] = []
 
     def row(key: str, label: str, value: float, unit: str, samples: list[float], **extra: object) -> None:
@@ -880,7 +885,7 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
             passed=None,
         )
 
-    for kind in KINDS:
+    for kind in KINDS if calls is not None else ():
         floor, skillc = found[f"floor{kind.suffix}"], found[f"skillc{kind.suffix}"]
         ratio = skillc.median / floor.median
         per_call_row(floor, ratio=1.0, ratio_of="floor", target=None, passed=None)
@@ -901,7 +906,7 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
                     target=f">= {target:g}x",
                     passed=ratio >= target,
                 )
-    for kind in KINDS:
+    for kind in KINDS if calls is not None else ():
         if not kind.burst:
             continue
         floor, skillc = found[f"floor{kind.suffix}"], found[f"skillc{kind.suffix}"]
@@ -942,7 +947,9 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
     )
     frameworks: dict[str, object] = {}
     for key, package in FRAMEWORK_PACKAGES.items():
-        if key in calls.skipped:
+        if calls is None:
+            frameworks[key] = {"status": "skipped", "reason": "--startup-only"}
+        elif key in calls.skipped:
             frameworks[key] = {"status": "skipped", "reason": calls.skipped[key]}
         else:
             frameworks[key] = {"status": "measured", "package": package, "version": _version(package)}
@@ -954,6 +961,7 @@ def figures(calls: CallFigures, startup: Startup, args: argparse.Namespace) -> d
         "calls_per_round": args.calls,
         "concurrent": args.concurrent,
         "startup_repeat": args.repeat,
+        "startup_only": calls is None,
         "frameworks": frameworks,
         "rows": rows,
     }
@@ -969,9 +977,13 @@ def _shown_value(row: Mapping[str, Any]) -> str:
 
 def print_table(console: Console, document: Mapping[str, Any]) -> None:
     """The figures for people: one row per measurement, a section per tool, then what was skipped."""
+    calls = (
+        ""
+        if document["startup_only"]
+        else f"{document['rounds']} rounds x {document['calls_per_round']} calls, bursts of {document['concurrent']:,}, "
+    )
     table = Table(
-        title=f"skillc runtime: {document['rounds']} rounds x {document['calls_per_round']} calls, "
-        f"bursts of {document['concurrent']:,}, start-up median of {document['startup_repeat']} "
+        title=f"skillc runtime: {calls}start-up median of {document['startup_repeat']} "
         f"(Python {document['python']}, pydantic {document['pydantic']}, {document['cpus']} CPUs)",
         box=box.SIMPLE_HEAD,
     )
@@ -1031,6 +1043,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--repeat", type=int, help="start-up runs of each command (default 7, --quick 3)")
     parser.add_argument("--no-frameworks", action="store_true", help="measure skillc against the floor only")
+    parser.add_argument("--startup-only", action="store_true", help="measure only the start-up of `skill test`")
     # Set by the outer run for the inner one.
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
@@ -1060,7 +1073,7 @@ def measure(args: argparse.Namespace, frameworks_skipped: str | None, started: f
     try:
         project = work / "project"
         write_project(project)
-        calls = asyncio.run(per_call(project, args, frameworks_skipped, say))
+        calls = None if args.startup_only else asyncio.run(per_call(project, args, frameworks_skipped, say))
         startup = measure_startup(project, args.repeat, say)
     except BenchError as error:
         say.print(f"error: {error}")
@@ -1070,7 +1083,7 @@ def measure(args: argparse.Namespace, frameworks_skipped: str | None, started: f
             say.print(f"kept {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    if calls.profile is not None:
+    if calls is not None and calls.profile is not None:
         say.print("skillc's call path under cProfile:")
         say.print(calls.profile)
     document = figures(calls, startup, args)
@@ -1095,7 +1108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.environ.pop(name, None)
         return measure(args, None, started)
     say = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
-    if args.no_frameworks:
+    if args.no_frameworks or args.startup_only:
         return measure(args, "--no-frameworks", started)
     try:
         python = prepare_venv(say)

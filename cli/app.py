@@ -17,9 +17,10 @@ import typer
 
 from ..contracts.errors import UsageError
 from ..contracts.version import __version__
-from ..serve.hosts import Host, Transport
+from .commands import Environment, serve, settings, test
 from .consoles import notice, stdout
 from .data import data_command
+from .typer_commands import typer_command
 
 __all__ = ["OutputFormat", "app", "app_for", "settings"]
 
@@ -30,21 +31,6 @@ class OutputFormat(str, Enum):
     text = "text"
     json = "json"
 
-
-class Environment(str, Enum):
-    """Which variables a tool runs with."""
-
-    sandbox = "sandbox"
-    production = "production"
-
-
-class _Settings:
-    """Global flags, read by ``cli.main`` when it reports an error."""
-
-    debug: bool = False
-
-
-settings = _Settings()
 
 #: How ``app`` is made, and each one-command app ``app_for`` makes.
 _APP_SETTINGS: dict[str, Any] = {
@@ -168,45 +154,8 @@ def compile_(
     return watch_project(project, once, stdout())
 
 
-@app.command()
-def test(
-    name: Annotated[str | None, typer.Option("--name", help="The tool to run.")] = None,
-    input: Annotated[str | None, typer.Option("--input", help="The tool's input, as JSON.")] = None,
-    project: Annotated[Path, typer.Argument(help="Project folder.")] = Path("."),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
-    environment: Annotated[
-        Environment, typer.Option("-e", "--environment", help="Variables to run with.")
-    ] = Environment.sandbox,
-    skip_condition: Annotated[
-        bool, typer.Option("--skip-condition", help="Run the tool even if its condition hides it.")
-    ] = False,
-    approve: Annotated[bool, typer.Option("--approve", help="Approve a tool that needs approval.")] = False,
-    user: Annotated[str | None, typer.Option("--user", help="ctx.user for the call, as a JSON object.")] = None,
-    session: Annotated[
-        str | None, typer.Option("--session", help="ctx.session for the call, as a JSON object.")
-    ] = None,
-    state: Annotated[str | None, typer.Option("--state", help="ctx.state for the call, as a JSON object.")] = None,
-    result: Annotated[
-        str | None, typer.Option("--result", help="A client-side tool's result, as JSON (it has no execute).")
-    ] = None,
-) -> int:
-    """Run one tool from its compiled bundle, as a model's call would."""
-    from .tooltest import run_test_command
-
-    return run_test_command(
-        project,
-        name,
-        input,
-        as_json=as_json,
-        environment=environment.value,
-        skip_condition=skip_condition,
-        approve=approve,
-        user=user,
-        session=session,
-        state=state,
-        result_text=result,
-        debug=settings.debug,
-    )
+# Declared in cli.commands, which a plain command line reaches without typer (start-up).
+app.command(name="test")(typer_command(test))
 
 
 @app.command()
@@ -258,41 +207,5 @@ def chat(
     )
 
 
-@app.command()
-def serve(
-    project: Annotated[Path, typer.Argument(help="Project folder.")] = Path("."),
-    transport: Annotated[
-        Transport, typer.Option("--transport", help="stdio for a host that starts the server, http to listen.")
-    ] = Transport.stdio,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (http).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on (http).")] = 8000,
-    path: Annotated[str, typer.Option("--path", help="URL path of the MCP endpoint (http).")] = "/mcp",
-    workers: Annotated[int, typer.Option("--workers", help="Worker processes (http).")] = 1,
-    environment: Annotated[
-        Environment, typer.Option("-e", "--environment", help="Variables to run with.")
-    ] = Environment.sandbox,
-    approve: Annotated[
-        bool, typer.Option("--approve", help="Run tools that need approval: the host has asked its user.")
-    ] = False,
-    print_config: Annotated[
-        Host | None, typer.Option("--print-config", help="Print what makes HOST start the server, and exit.")
-    ] = None,
-) -> int:
-    """Serve the compiled tools over MCP (Model Context Protocol)."""
-    from .serve import run_serve_command
-
-    return run_serve_command(
-        project,
-        transport=transport,
-        host=host,
-        port=port,
-        path=path,
-        workers=workers,
-        environment=environment.value,
-        approve=approve,
-        print_config=print_config,
-        debug=settings.debug,
-    )
-
-
+app.command(name="serve")(typer_command(serve))
 app.command(name="data")(data_command)

@@ -3,19 +3,22 @@
 Commands return their exit code.  A ``UserError`` is printed as a message (with its
 hint) and exits with its own code; a usage error of the parser exits 2; anything else is a bug
 in skillc, reported in one line unless ``--debug`` asks for the traceback.
+
+A plain command line of ``skill test`` or ``skill serve`` runs without typer
+(``commands.quick_call``); every other one, and any that is not plain, is typer's.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-from collections.abc import Sequence
-
-import typer
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, cast
 
 from ..contracts.errors import SkillError, UserError
 from ..runtime.deadlines import HOPELESS_AFTER, set_last_resort
-from .app import app_for, settings
+from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
@@ -36,14 +39,15 @@ def _report(error: UserError | SkillError) -> None:
         stderr().print(f"[bold]hint:[/] {escape(hint)}")
 
 
-def run(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` and return the exit code."""
-    args = list(sys.argv[1:] if argv is None else argv)
+def _typer_main(args: list[str]) -> Any:
+    """Parse ``args`` with typer and run the command; typer's own exits and usage errors become exit codes."""
+    import typer  # for start-up: a command line that quick_call takes never imports typer
+
+    from .app import app_for
+
     command = typer.main.get_command(app_for(args))
-    settings.debug = False
-    take_stdout()
     try:
-        result = command.main(args=args, prog_name="skill", standalone_mode=False)
+        return command.main(args=args, prog_name="skill", standalone_mode=False)
     except typer.TyperException as error:  # click's usage errors, as typer re-exports them
         show = getattr(error, "show", None)
         if callable(show):
@@ -53,7 +57,41 @@ def run(argv: Sequence[str] | None = None) -> int:
         return error.exit_code
     except typer.Exit as error:
         return error.exit_code
-    except (typer.Abort, KeyboardInterrupt):
+    except typer.Abort:
+        stderr().print("interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _quick_main(call: Callable[[], int]) -> int:
+    """Run a quick command as typer runs a command: end of input, an interruption or a closed pipe alike."""
+    try:
+        return call()
+    except EOFError:  # typer: a new line on stderr, then Abort
+        print(file=sys.stderr, flush=True)
+        stderr().print("interrupted")
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:  # typer: Exit(130), which says nothing
+        return EXIT_INTERRUPTED
+    except OSError as error:
+        if error.errno != errno.EPIPE:
+            raise
+        # Only a closed pipe needs typer's wrappers: they keep the interpreter's last flush quiet.
+        from typer._click.utils import PacifyFlushWrapper
+
+        sys.stdout = cast(TextIO, PacifyFlushWrapper(sys.stdout))
+        sys.stderr = cast(TextIO, PacifyFlushWrapper(sys.stderr))
+        sys.exit(1)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` and return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    settings.debug = False
+    take_stdout()
+    try:
+        call = quick_call(args)
+        result = _quick_main(call) if call is not None else _typer_main(args)
+    except KeyboardInterrupt:
         stderr().print("interrupted")
         return EXIT_INTERRUPTED
     except UserError as error:

@@ -21,11 +21,13 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..contracts.errors import UserError
 from ..contracts.settings import COMPACT, MAX_OUTPUT_CHARS, SettingValues
-from .models import Model, ModelError
+
+if TYPE_CHECKING:  # for start-up: `skill test` shows a result without loading the chat models
+    from .models import Model
 
 __all__ = [
     "COMPACT_HARD_LIMIT",
@@ -134,6 +136,8 @@ class Compactor:
             {"role": "user", "content": f"The result of the tool {tool}:\n\n{text}"},
         ]
         self.requests += 1
+        from .models import ModelError  # for start-up: only a compaction loads the chat models
+
         try:
             reply = await chosen.respond(messages, [])
         except ModelError as error:
