@@ -23,8 +23,9 @@ one changed
 watch, one changed
     ``skill compile --watch`` started once on the project and left running: the time from
     appending a comment to one tool module until the watch has compiled again (it prints
-    its "Watching for changes" line when the new dist/ is in place), the poll that finds
-    the change included.  The process is warm, so only the changed file's work remains.
+    its "Watching for changes" line when the new dist/ is in place), finding the change
+    included (inotify on Linux, a poll elsewhere).  The process is warm, so only the
+    changed file's work remains.
 
 Each of the first three is measured twice: with ``--check`` (the front end alone: index, link,
 check; no dist/ written) and as the whole compile that writes dist/.  Each row is

@@ -135,9 +135,15 @@ def compile_(
     if check and verify:
         raise UsageError("--check writes no bundles, so there is nothing to --verify")
 
+    session = None
+    if watch:
+        from ..compiler.session import CompileSession
+
+        session = CompileSession()  # what one compile of the watch hands the next
+
     def once() -> int:
         report = compile_project(
-            project, out=out, emit=not check, verify=verify, allow_import=allow_import, notify=notice
+            project, out=out, emit=not check, verify=verify, allow_import=allow_import, notify=notice, session=session
         )
         if output_format is OutputFormat.json:
             sys.stdout.write(json.dumps(report_to_dict(report), indent=2) + "\n")
@@ -151,7 +157,7 @@ def compile_(
         return once()
     from .watch import watch_project
 
-    return watch_project(project, once, stdout())
+    return watch_project(project, once, stdout(), session)
 
 
 # Declared in cli.commands, which a plain command line reaches without typer (start-up).

@@ -1,34 +1,53 @@
 """``skill compile --watch``: compile, then again after every change, until interrupted.
 
-Changes are found by polling the modification times and sizes of the project's
-sources and ``pyproject.toml``; polling needs no extra dependency and works on every
-file system, and a project is small enough for it to cost nothing noticeable.  The
-state a compile is compared against is taken before it reads the files, so that a
-change saved while it runs is compiled next, never missed.  The watching process keeps
-the compiler's caches in memory between compiles (``compiler.cache``), so a change costs
-only the work it affects.
+The watching process keeps a ``CompileSession``: what the last compile read (the
+identity of pyproject.toml, of every folder it walked and every file it read, each taken
+before it was read), so that a change saved while a compile runs is compiled next, never
+missed, and the next compile reads again only what changed.  A change is found by a stat
+of each of those paths: on Linux as soon as inotify says that one of those folders
+changed, and everywhere every ``POLL_SECONDS`` whatever inotify says (it does not see
+every file system, nor files reached through symbolic links).  Polling and inotify need
+no extra dependency.
 
 Editors that save by renaming leave no ``pyproject.toml`` for a moment, and a file may
 vanish while a compile reads it: the watch says so in one line and waits for the
-project to come back, then compiles again.
+project to come back, then compiles again.  Until a compile has read the project, the
+watch compares the modification times and sizes of the configuration and the sources.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import select
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rich.console import Console
 
 from ..compiler.config import locate_config, read_config
-from ..compiler.source_tree import discover_sources
+from ..compiler.session import CompileSession
+from ..compiler.source_tree import discover_sources, identity
 from ..contracts.errors import UserError
 from .consoles import shown
 
 __all__ = ["POLL_SECONDS", "snapshot", "watch_project"]
 
+#: How often the watch looks for a change, whether or not inotify told of one.
 POLL_SECONDS = 0.1
+#: With inotify, how long the watch waits for an event before it looks anyway.
+_INOTIFY_SECONDS = 0.5
+#: IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE |
+#: IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF: every change of a folder's entries or of itself.
+_INOTIFY_MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800
+_IN_NONBLOCK_CLOEXEC = os.O_NONBLOCK | os.O_CLOEXEC
+#: After an event, how long the folders must stay quiet before the watch looks; and how
+#: many such waits it makes at most before it looks anyway.
+_SETTLE_SECONDS = 0.005
+_MAX_SETTLES = 20
 
 
 def snapshot(project: Path) -> dict[str, tuple[int, int]]:
@@ -79,14 +98,99 @@ def _wait_for_change(project: Path, before: dict[str, tuple[int, int]], console:
         current = snapshot(project)
 
 
-def watch_project(project: Path, compile_once: Callable[[], int], console: Console) -> int:
-    """Run ``compile_once`` now and after each change; Ctrl-C ends the watch (exit 0)."""
+class _Inotify:
+    """The folders' inotify events, on Linux; elsewhere (or without inotify) nothing, and
+    ``wait`` only sleeps."""
+
+    def __init__(self, folders: Iterable[str]) -> None:
+        self.fd = -1
+        if not sys.platform.startswith("linux"):
+            return
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(_IN_NONBLOCK_CLOEXEC)
+        except (OSError, AttributeError):
+            return
+        if fd < 0:
+            return
+        self.fd = fd
+        for folder in folders:
+            if libc.inotify_add_watch(fd, os.fsencode(folder), _INOTIFY_MASK) < 0:
+                self.close()  # a folder it cannot see: polling sees it
+                return
+
+    def wait(self, seconds: float) -> None:
+        """Until events arrive and then stop for ``_SETTLE_SECONDS`` (a save is often a
+        truncation, then a write: one change), or until ``seconds`` have passed."""
+        if self.fd < 0:
+            time.sleep(seconds)
+            return
+        timeout = seconds
+        for _ in range(_MAX_SETTLES):
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                return
+            with contextlib.suppress(BlockingIOError, InterruptedError):
+                while os.read(self.fd, 65536):
+                    pass
+            timeout = _SETTLE_SECONDS
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _wait_for_session(project: Path, session: CompileSession, console: Console) -> None:
+    """Until something the last compile read changed (see the module docstring)."""
+    folders = [str(path) for path in session.folders()]
+    inotify = _Inotify(dict.fromkeys(folders))
+    try:
+        seconds = _INOTIFY_SECONDS if inotify.fd >= 0 else POLL_SECONDS
+        while not session.changed():
+            inotify.wait(seconds)
+    finally:
+        inotify.close()
+    pyproject = session.config.pyproject if session.config is not None else None
+    if pyproject is None or identity(pyproject) is None:  # it went: wait for it as before any compile
+        _wait_for_change(project, {}, console)
+
+
+def _attempted(session: CompileSession | None) -> dict[str, tuple[int, int]]:
+    """``snapshot``'s state of the configuration a compile failed on, as it read it.
+
+    (A compile that fails on its configuration reads no sources, so that is all there is.)
+    """
+    attempted = session.attempted if session is not None else None
+    if attempted is None:
+        return {}
+    path, found = attempted
+    if found is None:
+        return {}
+    _, size, mtime, _ = found
+    return {str(path): (mtime, size)}
+
+
+def watch_project(
+    project: Path, compile_once: Callable[[], int], console: Console, session: CompileSession | None = None
+) -> int:
+    """Run ``compile_once`` now and after each change; Ctrl-C ends the watch (exit 0).
+
+    ``session`` is the one ``compile_once`` compiles with; without one, or while no
+    compile has read the project, changes are found as ``snapshot`` finds them.
+    """
+    fresh = False  # whether the last compile left the session what it read
     try:
         while True:
-            before = snapshot(project)
+            before = None if fresh else snapshot(project)
+            last = session.snapshot if session is not None else None
             _compile(compile_once, console)
+            fresh = session is not None and session.snapshot is not None and session.snapshot is not last
             console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
-            _wait_for_change(project, before, console)
+            if session is not None and fresh:
+                _wait_for_session(project, session, console)
+            else:
+                _wait_for_change(project, before if before is not None else _attempted(session), console)
             console.print("[dim]Change detected, compiling again.[/]\n")
     except KeyboardInterrupt:
         console.print("[dim]Stopped watching.[/]")

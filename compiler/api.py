@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contracts.settings import SettingValues
 from .cache import CACHE_DIR, load_cache, write_cache
@@ -19,9 +19,12 @@ from .config import locate_config, read_config
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .report import Reporter
 from .requirements import environment_key
-from .source_tree import read_sources
+from .source_tree import identity, read_sources
 from .sources import IndexStats, index_sources
 from .types import AgentInfo, Config, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo
+
+if TYPE_CHECKING:
+    from .session import CompileSession
 
 __all__ = ["CompileReport", "compile_project", "report_to_dict"]
 
@@ -57,8 +60,9 @@ class CompileReport:
 
 REPORT_CACHE = "report.pickle"
 _REPORT_KEY = "last"
-#: Each tool's bundle and schemas, keyed by everything they depend on.
-ARTIFACTS_CACHE = "artifacts.pickle"
+#: Each tool's bundle and schemas, keyed by everything they depend on: ``artifacts-<x>.pickle``,
+#: one shard per hex digit ``x`` (``artifacts.artifact_shard``).
+ARTIFACTS_CACHE = "artifacts"
 DIST_WRITTEN = "written"
 DIST_CURRENT = "up to date"
 DIST_NOT_WRITTEN = "not written"
@@ -92,6 +96,7 @@ def compile_project(
     verify: bool = False,
     allow_import: bool = False,
     notify: Callable[[str], None] | None = None,
+    session: CompileSession | None = None,
 ) -> CompileReport:
     """Check the project that contains ``path`` and, if it has no errors, write ``dist/``.
 
@@ -105,19 +110,30 @@ def compile_project(
     consent to import project code for the schemas ``schema = "import"`` asks for;
     ``notify`` hears what the user should know while it happens: that project code
     is being imported, or that another compile is writing the same output folder.
+    A ``session`` (``skill compile --watch``) carries what this compile read and found to
+    the next one, which then reads only what changed; the result is the same without it.
     """
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    config = read_config(locate_config(path), out=out)
+    if session is not None:
+        session.attempted = None
+    located = locate_config(path)
+    pyproject_identity = identity(located)  # before it is read: a save while this compile runs is a change
+    if session is not None:
+        session.attempted = (located, pyproject_identity)
+    config = read_config(located, out=out)
     report_path = config.root / CACHE_DIR / REPORT_CACHE
     last = _cached_report(report_path) if use_cache else None
     recorded = last.written if last is not None else None
     timings["config"] = time.perf_counter() - started
 
     mark = time.perf_counter()
-    snapshot = read_sources(config)
+    snapshot = read_sources(config, session.previous_snapshot(config) if session is not None else None)
+    if session is not None:
+        session.remember(config, pyproject_identity, snapshot)
     # The environment too: another pydantic writes other schemas, other installed metadata other requirements.
-    digest = snapshot.digest(config.pyproject.read_bytes(), environment_key().encode())
+    pyproject = config.pyproject.read_bytes()
+    digest = snapshot.digest(pyproject, environment_key().encode())
     previous = last if last is not None and last.digest == digest else None
     if previous is not None and not verify:
         if not emit or (recorded is not None and recorded == fingerprint(config.out)):  # nothing to write
@@ -134,15 +150,28 @@ def compile_project(
                 timings,
                 DIST_CURRENT if emit else DIST_SKIPPED,
             )
-    if emit:  # refuse before any work, and again before the swap (emit_dist)
+    # Refuse before any work, and again before the swap (emit_dist).  A watch's compiles
+    # leave the refusal to the swap unless project code is about to be imported: the
+    # outcome is the same, and a watch compiles far more often than its folder is taken.
+    if emit and (session is None or allow_import):
         check_output_folder(config.out, recorded)
     index = index_sources(config, snapshot, use_cache=use_cache)
     timings["index"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
-    from .link import link_project  # not imported on a cache hit, which needs no linking: start-up stays fast
+    # Not imported on a cache hit, which needs no linking: start-up stays fast.
+    from .link_cache import LINK_CACHE, config_digest, load_link, record_link, reused_link, save_link, worth_saving
 
-    linked = link_project(index.modules, config, index.failed)
+    link_path = config.root / CACHE_DIR / LINK_CACHE
+    config_key = config_digest(config, pyproject)
+    last_link = None
+    if use_cache:
+        last_link = session.link if session is not None and session.link is not None else load_link(link_path)
+    linked = reused_link(last_link, index, config, config_key)
+    if linked is None:
+        from .link import link_project  # not imported when the last link is reused: start-up stays fast
+
+        linked = link_project(dict(index.modules), config, index.failed)
     reporter = Reporter(config.root, config.max_file_bytes)
     diagnostics = [*index.problems, *reporter.diagnostics(linked.findings)]
     timings["link"] = time.perf_counter() - mark
@@ -162,12 +191,13 @@ def compile_project(
         # write, no archive is built.
         writing = emit and not _has_errors(diagnostics)
         mark = time.perf_counter()
-        from .artifacts import CACHE_TYPES, build_artifacts  # schemas and bundles: not needed on a cache hit
+        # Schemas and bundles: not needed on a cache hit.
+        from .artifacts import build_artifacts, load_artifact_cache, write_artifact_cache
 
         sources = {item.path: content for item, _, content in snapshot.files}
         keys = {item.path: key for item, key, _ in snapshot.files}
-        artifacts_path = config.root / CACHE_DIR / ARTIFACTS_CACHE
-        cache: dict[str, Any] = dict(load_cache(artifacts_path, CACHE_TYPES)) if use_cache else {}
+        artifacts_folder = config.root / CACHE_DIR
+        cache: dict[str, Any] = load_artifact_cache(artifacts_folder, ARTIFACTS_CACHE) if use_cache else {}
         before = dict(cache)
         artifacts = build_artifacts(
             linked,
@@ -184,8 +214,7 @@ def compile_project(
         if use_cache:
             current = {tool.name for tool in linked.tools}
             kept = {slot: value for slot, value in cache.items() if slot.split("#")[0] in current}
-            if kept != before:
-                write_cache(artifacts_path, kept)
+            write_artifact_cache(artifacts_folder, ARTIFACTS_CACHE, kept, before)
         diagnostics.extend(reporter.diagnostics(artifacts.findings))
         diagnostics[:] = dict.fromkeys(diagnostics)  # a finding of a shared model comes with each tool using it
         timings["artifacts"] = time.perf_counter() - mark
@@ -213,10 +242,16 @@ def compile_project(
     skills, tools = tuple(linked.skills), tuple(linked.tools)
     if use_cache and not emit and not _has_errors(diagnostics):
         remember(written)
+    if use_cache:
+        record = record_link(linked, index, config_key)
+        if worth_saving(record, last_link):
+            save_link(link_path, record)
+        if session is not None:
+            session.link = record
     diagnostics.extend(config.warnings)
     diagnostics.sort(key=lambda item: item.sort_key)
     return CompileReport(
-        config, linked.agent, skills, tools, tuple(diagnostics), index.stats, timings, dist_state, imported
+        config, linked.agent, skills, tools, tuple(diagnostics), index.final_stats(), timings, dist_state, imported
     )
 
 

@@ -15,6 +15,7 @@ import hashlib
 import io
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +31,11 @@ from .bundle import (
     plan_files,
     write_archive,
 )
+from .cache import load_cache, write_cache
+from .closure import closure_modules
 from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles
-from .link import LinkResult
+from .link_cache import LinkResult
 from .probe import probe_bundle
 from .requirements import Dependencies, environment_key
 from .resolve import Linker
@@ -43,7 +46,18 @@ from .source_tree import DataSet
 from .strict import strict_schema
 from .types import Finding, ModelRef, Pos, ToolInfo
 
-__all__ = ["CACHE_TYPES", "Artifacts", "CachedTool", "EMPTY_INPUT", "artifact_key", "build_artifacts"]
+__all__ = [
+    "ARTIFACT_SHARDS",
+    "CACHE_TYPES",
+    "Artifacts",
+    "CachedTool",
+    "EMPTY_INPUT",
+    "artifact_key",
+    "artifact_shard",
+    "build_artifacts",
+    "load_artifact_cache",
+    "write_artifact_cache",
+]
 
 #: The input schema of a tool that declares none: any object.
 EMPTY_INPUT: Mapping[str, Any] = {"properties": {}, "type": "object"}
@@ -106,6 +120,47 @@ class CachedTool(NamedTuple):
 
 #: What the artifacts cache may hold (``cache.load_cache`` loads nothing else).
 CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos, ToolFiles)
+#: The artifacts cache is split by tool, so that a change of one tool rewrites a sixteenth
+#: of it (its bundles are most of its bytes).
+ARTIFACT_SHARDS = "0123456789abcdef"
+
+
+def artifact_shard(slot: str) -> str:
+    """The shard of a cache slot: by the tool's name, so a tool's compile and check slots share one."""
+    return ARTIFACT_SHARDS[zlib.crc32(slot.split("#")[0].encode()) % len(ARTIFACT_SHARDS)]
+
+
+def _shard_file(folder: Path, prefix: str, shard: str) -> Path:
+    return folder / f"{prefix}-{shard}.pickle"
+
+
+def load_artifact_cache(folder: Path, prefix: str) -> dict[str, Any]:
+    """Every slot of the artifacts cache in ``folder`` (its shards ``<prefix>-<x>.pickle``)."""
+    entries: dict[str, Any] = {}
+    for shard in ARTIFACT_SHARDS:
+        entries.update(
+            (slot, value)
+            for slot, value in load_cache(_shard_file(folder, prefix, shard), CACHE_TYPES).items()
+            if artifact_shard(slot) == shard
+        )
+    return entries
+
+
+def _by_shard(entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    grouped: dict[str, dict[str, Any]] = {shard: {} for shard in ARTIFACT_SHARDS}
+    for slot, value in entries.items():
+        grouped[artifact_shard(slot)][slot] = value
+    return grouped
+
+
+def write_artifact_cache(folder: Path, prefix: str, entries: Mapping[str, Any], before: Mapping[str, Any]) -> None:
+    """Write the shards whose slots differ from ``before`` (what was loaded)."""
+    if entries == before:
+        return
+    old = _by_shard(before)
+    for shard, wanted in _by_shard(entries).items():
+        if wanted != old[shard]:
+            write_cache(_shard_file(folder, prefix, shard), wanted)
 
 
 def artifact_key(
@@ -115,23 +170,35 @@ def artifact_key(
     import_schemas: bool,
     data: DataSet | None = None,
     environment: str = "",
+    data_keys: dict[frozenset[str], str] | None = None,
 ) -> str:
     """What a tool's artifacts depend on: its definition, every module it imports, the config,
     and the ``environment`` (``requirements.environment_key``: installed distributions, skillc
-    and Python) with the pydantic the schemas are written for.
+    and Python) with the pydantic the schemas are written for.  ``data_keys`` is the memo
+    of ``data_files.data_key`` for this ``data``.
 
     The modules are the bundle's closure, a superset of what its schemas are read from
     (a model is always reached through the tool module's imports).
     """
-    names, _ = closure(linker, tool.module)
-    digest = hashlib.sha256(
-        repr((tool, import_schemas, linker.config.dependencies, PYDANTIC_VERSION, environment)).encode()
-    )
+    names = closure_modules(linker, tool.module)
+    digest = hashlib.sha256(tool_digest(linker, tool).encode())
+    digest.update(repr((import_schemas, linker.config.dependencies, PYDANTIC_VERSION, environment)).encode())
     for name in names:
-        digest.update(keys.get(linker.modules[name].path, "?").encode())
+        digest.update(keys.get(linker.path_of(name), "?").encode())
     if data is not None:  # the data files bundled with those modules, and the paths they name
-        digest.update(data_key(linker, names, data).encode())
+        digest.update(data_key(linker, names, data, data_keys).encode())
     return digest.hexdigest()
+
+
+def tool_digest(linker: Linker, tool: ToolInfo) -> str:
+    """A digest of everything ``tool`` says, made once per tool object (``Linker.tool_digests``)."""
+    slot = (tool.name, tool.module, tool.qualname)
+    known = linker.tool_digests.get(slot)
+    if known is not None and known[0] is tool:
+        return known[1]
+    digest = hashlib.sha256(repr(tool).encode()).hexdigest()
+    linker.tool_digests[slot] = (tool, digest)
+    return digest
 
 
 def build_artifacts(
@@ -163,9 +230,10 @@ def build_artifacts(
     tools: list[EmittedTool] = []
     imported: list[str] = []
     environment = environment_key()
+    data_keys: dict[frozenset[str], str] = {}
     for tool in linked.tools:
         key = (
-            artifact_key(linker, tool, keys, import_schemas, data, environment)
+            artifact_key(linker, tool, keys, import_schemas, data, environment, data_keys)
             if keys is not None and cache is not None
             else None
         )

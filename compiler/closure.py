@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from .resolve import Linker
 from .types import ImportBinding
 
-__all__ = ["Closure", "module_closure", "stand_in_source"]
+__all__ = ["Closure", "closure_modules", "module_closure", "stand_in_source"]
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,19 @@ class Closure:
 
 
 def module_closure(linker: Linker, start: str) -> Closure:
-    """The closure of ``start``; see the module docstring."""
-    return _Walk(linker, start).run()
+    """The closure of ``start``; see the module docstring.  Made once per linker."""
+    found = linker.closures.get(start)
+    if not isinstance(found, Closure):
+        found = linker.closures[start] = _Walk(linker, start).run()
+    return found
+
+
+def closure_modules(linker: Linker, start: str) -> tuple[str, ...]:
+    """The modules of the closure of ``start`` (``Closure.modules``), made once per linker."""
+    found = linker.closure_names.get(start)
+    if found is None:
+        found = linker.closure_names[start] = module_closure(linker, start).modules
+    return found
 
 
 def stand_in_source(package_path: str, kept: tuple[ImportBinding, ...]) -> bytes:

@@ -14,8 +14,10 @@ globs leave it out, or it belongs to a package the bundle does not import.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from .data_refs import data_references
 from .resolve import Linker
@@ -27,10 +29,15 @@ __all__ = ["MISSING_DATA_FILE", "bundle_data", "data_key"]
 MISSING_DATA_FILE = "skill/missing-data-file"
 
 
+@functools.lru_cache(maxsize=8)
+def _src_prefix(src: Path, root: Path) -> str:
+    return src.relative_to(root).as_posix() + "/"
+
+
 def _members(linker: Linker, names: Iterable[str]) -> dict[str, str]:
     """Each module's path relative to the project -> its path relative to ``src``."""
-    prefix = linker.config.src.relative_to(linker.config.root).as_posix() + "/"
-    paths = [linker.modules[name].path for name in names if name in linker.modules]
+    prefix = _src_prefix(linker.config.src, linker.config.root)
+    paths = [linker.path_of(name) for name in names if name in linker.modules]
     return {path: path.removeprefix(prefix) for path in paths}
 
 
@@ -38,11 +45,24 @@ def _folders(members: Iterable[str]) -> set[str]:
     return {member.rpartition("/")[0] for member in members}
 
 
-def data_key(linker: Linker, names: Iterable[str], data: DataSet) -> str:
+def data_key(linker: Linker, names: Iterable[str], data: DataSet, memo: dict[frozenset[str], str] | None = None) -> str:
     """What the data of a bundle of the modules ``names`` depends on: the contents of its
-    files, and the names (not the contents) of every other one."""
-    folders = _folders(_members(linker, names).values())
-    digest = hashlib.sha256(repr((linker.config.include, linker.config.exclude)).encode())
+    files, and the names (not the contents) of every other one.
+
+    It depends on the folders of those modules only: ``memo`` (for one ``data`` and one
+    configuration) keeps it by folders, which most tools share.
+    """
+    folders = frozenset(_folders(_members(linker, names).values()))
+    known = memo.get(folders) if memo is not None else None
+    if known is None:
+        known = _data_key(linker.config.include, linker.config.exclude, data, folders)
+        if memo is not None:
+            memo[folders] = known
+    return known
+
+
+def _data_key(include: tuple[str, ...], exclude: tuple[str, ...], data: DataSet, folders: frozenset[str]) -> str:
+    digest = hashlib.sha256(repr((include, exclude)).encode())
     for item in data.files:
         digest.update(f"{item.member}\0{item.owner}\0{item.key if item.owner in folders else ''}\0".encode())
     digest.update(repr((data.skipped, sorted(data.module_folders))).encode())

@@ -87,6 +87,7 @@ class ImportTime:
     def __init__(self, linker: Linker) -> None:
         self.linker = linker
         self._facts: dict[str, ModuleFacts] = {}
+        self._edges: dict[str, frozenset[str]] = {}
 
     def facts(self, module: str) -> ModuleFacts:
         cached = self._facts.get(module)
@@ -94,11 +95,34 @@ class ImportTime:
             cached = self._facts[module] = self._read(module, self.linker.modules[module])
         return cached
 
+    def edges(self, module: str) -> frozenset[str]:
+        """The project modules the imports of ``module`` may load: ``ModuleFacts.edges``, read
+        from the imports alone (the graph questions need no more, and most projects no more
+        than the graph: without a cycle on it, no replay runs)."""
+        cached = self._edges.get(module)
+        if cached is None:
+            cached = self._edges[module] = frozenset(
+                edge
+                for item in self.linker.modules[module].imports
+                if not item.typing_only
+                for edge in self._import_edges(module, item)
+            )
+        return cached
+
+    def _import_edges(self, module: str, item: ImportBinding) -> list[str]:
+        """The project modules one import may load (parent packages included)."""
+        target = self.linker.absolute(module, item)
+        if target is None or not self.linker.is_local(target):
+            return []
+        found = prefixes(target)
+        if not item.star and item.name is not None and self.linker.is_module(f"{target}.{item.name}"):
+            found.append(f"{target}.{item.name}")
+        return found
+
     def _read(self, module: str, index: ModuleIndex) -> ModuleFacts:
         steps: list[Step] = []
         bindings: dict[str, list[tuple[Pos, bool]]] = {}
         stars: list[Pos] = []
-        edges: set[str] = set()
         opaque = False
 
         def bind(name: str, pos: Pos, branch: str | None) -> None:
@@ -121,13 +145,8 @@ class ImportTime:
             if target is not None and not self.linker.is_local(target):
                 continue  # another distribution's: it does not come back into the project
             steps.append(Step(item.pos, item.branch is None, item))
-            if target is None:
-                continue
-            edges.update(prefixes(target))
-            if item.star:
+            if target is not None and item.star:
                 opaque = True  # ``__all__`` may name submodules, which it then imports
-            elif item.name is not None and self.linker.is_module(f"{target}.{item.name}"):
-                edges.add(f"{target}.{item.name}")
         for cls in index.classes:
             bind(cls.name, cls.pos, cls.branch)
             code(cls.pos, cls.branch, self._class_runs(module, cls))
@@ -149,7 +168,7 @@ class ImportTime:
             steps=tuple(steps),
             bindings={name: tuple(found) for name, found in bindings.items()},
             stars=tuple(stars),
-            edges=frozenset(edges),
+            edges=self.edges(module),
             opaque=opaque,
         )
 
@@ -279,7 +298,7 @@ class ImportTime:
     # --- the graph ------------------------------------------------------------------
 
     def successors(self, module: str) -> Iterator[str]:
-        return (name for name in self.facts(module).edges if name in self.linker.modules)
+        return (name for name in self.edges(module) if name in self.linker.modules)
 
     def reach(self, seeds: Iterable[str], loaded: Mapping[str, bool]) -> tuple[set[str], bool]:
         """The project modules that loading ``seeds`` may run, skipping those ``loaded``;

@@ -12,7 +12,6 @@ the project.  Only what the agent reaches becomes a ``ToolInfo``.  Every problem
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 
 from ..contracts.spec import (
     MAX_NAME_LENGTH,
@@ -23,6 +22,7 @@ from ..contracts.spec import (
     reserved_name_error,
 )
 from .import_checks import check_imports, report_import_cycles
+from .link_cache import LinkResult
 from .resolve import Linker, ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
@@ -47,21 +47,6 @@ __all__ = ["LinkResult", "link_project"]
 
 _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
 _AGENT_FIELDS = ("name", "persona", "skills")
-
-
-@dataclass
-class LinkResult:
-    """What linking found: the agent, its skills and tools, and the findings."""
-
-    agent: AgentInfo | None
-    skills: list[SkillInfo]
-    tools: list[ToolInfo]
-    findings: list[Finding]
-    #: The linker that found them, for the stages that resolve more names (schemas).
-    linker: Linker | None = None
-    #: Tools refused only for their name (invalid, reserved, or another tool's): not
-    #: compiled, but their schemas are checked, so one run reports both kinds of problem.
-    misnamed: list[ToolInfo] = field(default_factory=list)
 
 
 def link_project(modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()) -> LinkResult:

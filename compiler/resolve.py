@@ -10,12 +10,15 @@ that is its own ancestor) is a ``Finding``; nothing here raises for bad user cod
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .types import ClassInfo, Config, Expr, Finding, FunctionInfo, ImportBinding, ModuleIndex, Pos, Ref, ValueBinding
+
+if TYPE_CHECKING:
+    from .types import ToolInfo
 
 __all__ = [
     "ClassSym",
@@ -141,8 +144,16 @@ class Linker:
     once per module and class, and each problem resolving finds is reported once.
     """
 
-    def __init__(self, modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        modules: Mapping[str, ModuleIndex],
+        config: Config,
+        failed: frozenset[str] = frozenset(),
+        paths: Mapping[str, str] | None = None,
+    ) -> None:
         self.modules = modules
+        #: Each module's ``ModuleIndex.path``, where it is known without loading the module.
+        self._paths = paths or {}
         self.config = config
         #: Modules that exist but could not be indexed (their diagnostics say why).
         self.failed = failed
@@ -155,6 +166,13 @@ class Linker:
         self._mro_active: set[tuple[str, str]] = set()
         self._reported: set[tuple[str, str, int, int, str]] = set()
         self._quiet = 0
+        #: ``closure.module_closure`` of each start module, made once per compile.
+        self.closures: dict[str, object] = {}
+        #: ``closure.closure_modules`` of each start module: they depend on the summaries
+        #: alone, so a reused link brings them along (``link_cache``).
+        self.closure_names: dict[str, tuple[str, ...]] = {}
+        #: ``artifacts.tool_digest`` of each tool, with the very tool object it was made of.
+        self.tool_digests: dict[tuple[str, str, str], tuple[ToolInfo, str]] = {}
 
     # --- reporting ------------------------------------------------------------------
 
@@ -190,7 +208,17 @@ class Linker:
         self._reported.add(key)
         self.findings.append(Finding(code, message, path, pos, hint, related))
 
+    def adopt(self, findings: Iterable[Finding]) -> None:
+        """Hold ``findings`` as reported already, as the linker that reported them did."""
+        for finding in findings:
+            pos = finding.pos
+            self._reported.add((finding.code, finding.path, pos.line, pos.col, repr(pos.path) + finding.message))
+            self.findings.append(finding)
+
     def path_of(self, module: str) -> str:
+        known = self._paths.get(module)
+        if known is not None:
+            return known
         index = self.modules.get(module)
         return index.path if index is not None else module
 

@@ -4,14 +4,16 @@ A schema must equal what ``model_json_schema()`` returns where the tool runs, an
 is the pydantic installed beside the compiler (skillc depends on it; the bundles run with
 the same environment).  pydantic's JSON differs between minor versions in a few places,
 each a named flag here, read once from the installed version; the version itself is part
-of the key of every cached schema (``artifacts``).  A leaf: no other compiler module.
+of the key of every cached schema (``artifacts``).  A leaf: no other compiler module, and
+not pydantic either.
 """
 
 from __future__ import annotations
 
 import re
-
-from pydantic.version import VERSION
+import sys
+from importlib.machinery import PathFinder
+from pathlib import Path
 
 __all__ = [
     "DATACLASS_TAKES_EXTRA",
@@ -23,8 +25,33 @@ __all__ = [
     "decimal_pattern",
 ]
 
+#: ``VERSION = '2.14.4'`` in ``pydantic/version.py``.
+_VERSION_LINE = re.compile(r"""^VERSION\s*=\s*['"]([^'"]+)['"]\s*$""", re.MULTILINE)
+
+
+def _installed_version() -> str:
+    """The version of the pydantic that ``import pydantic`` finds, as it spells it.
+
+    Read from the literal in its ``version.py`` without importing pydantic (a compile
+    that builds no schema by itself never needs it); where that literal is not to be
+    found, pydantic itself is asked.
+    """
+    if "pydantic.version" not in sys.modules:
+        spec = PathFinder.find_spec("pydantic")
+        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+            try:
+                found = _VERSION_LINE.search((Path(folder) / "version.py").read_text(encoding="utf-8"))
+            except OSError:
+                continue
+            if found:
+                return found.group(1)
+    from pydantic.version import VERSION
+
+    return VERSION
+
+
 #: The installed pydantic's version, as it spells it.
-PYDANTIC_VERSION: str = VERSION
+PYDANTIC_VERSION: str = _installed_version()
 
 
 def _minor(version: str) -> tuple[int, int]:

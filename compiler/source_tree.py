@@ -7,6 +7,11 @@ files, the data files bundled with the modules (``DataSet``).  ``read_sources`` 
 file it finds once, never more than ``max_file_bytes`` of it, into a ``Snapshot``
 whose cache keys and digest the later stages key their caches by.  What cannot be
 found or read becomes a diagnostic; nothing here raises for the user's files.
+
+The snapshot also notes the identity (``file_identity``) of every folder walked and file
+read, each taken before it was read.  Given the previous snapshot (``skill compile
+--watch``), ``read_sources`` walks again only when a folder changed, and reads again
+only the files that changed or changed too recently to be trusted by their identity.
 """
 
 from __future__ import annotations
@@ -14,20 +19,27 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .data_tree import NOT_DATA, DataFile, DataSet, owner, read_data
+from .file_identity import RACY_NS, Identity, identity, identity_of
 from .globs import matches_any
 from .types import Config, Diagnostic, Severity
 
 __all__ = [
+    "RACY_NS",
     "DataFile",
     "DataSet",
+    "Identity",
     "Snapshot",
     "SourceFile",
     "discover_data",
     "discover_sources",
     "file_diagnostic",
+    "identity",
     "link_problem",
     "read_sources",
 ]
@@ -99,6 +111,12 @@ class _Tree:
     #: The folders (relative to ``src``) that hold a module.
     module_folders: set[str]
     problems: list[Diagnostic]
+    #: The identity (``identity``) of each folder walked, taken before it was listed.
+    folders: dict[str, Identity] = field(default_factory=dict)
+    #: Whether the walk met a symbolic link.
+    links: bool = False
+    #: When the walk started (``time.time_ns``).
+    started: int = 0
 
 
 def discover_sources(config: Config) -> tuple[list[SourceFile], list[Diagnostic]]:
@@ -117,13 +135,24 @@ def _walk_tree(config: Config) -> _Tree:
     others: list[tuple[str, Path, bool]] = []
     module_folders: set[str] = set()
     problems: list[Diagnostic] = []
+    folders: dict[str, Identity] = {}
+    links = False
+    started = time.time_ns()
     root = config.root
     allowed = (root.resolve(), *config.outside_roots)
 
+    inside = str(root).rstrip(os.sep) + os.sep
+
     def relative(path: Path) -> str:
-        return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        text = str(path)
+        if text.startswith(inside):  # the common case, without pathlib's parsing
+            return text[len(inside) :].replace(os.sep, "/")
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else text
 
     def walk(folder: Path, parts: tuple[str, ...], seen: frozenset[Path]) -> None:
+        known = identity(folder)
+        if known is not None:
+            folders[str(folder)] = known
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError as error:
@@ -140,6 +169,9 @@ def _walk_tree(config: Config) -> _Tree:
             except OSError:
                 is_dir = False
             wanted = is_dir or entry.name.endswith(".py")
+            if entry.is_symlink():
+                nonlocal links
+                links = True
             if entry.is_symlink() and (wanted or not os.path.exists(path)):
                 problem = link_problem(path, relative(path), root, allowed)
                 if problem is not None:
@@ -166,7 +198,7 @@ def _walk_tree(config: Config) -> _Tree:
                 if not module_parts:
                     continue  # an __init__.py in the import root itself is no module
                 found.append(SourceFile(relative(path), path, ".".join(module_parts), is_package))
-            elif not entry.name.endswith(_NOT_DATA):
+            elif not entry.name.endswith(NOT_DATA):
                 others.append(("/".join((*parts, entry.name)), path, entry.is_symlink()))
 
     if not config.src.is_dir():
@@ -177,76 +209,13 @@ def _walk_tree(config: Config) -> _Tree:
         )
     else:
         walk(config.src, (), frozenset({config.src.resolve()}))
-    return _Tree(found, others, module_folders, problems)
+    return _Tree(found, others, module_folders, problems, folders, links, started)
 
 
 def _cache_key(source_file: SourceFile, content: bytes) -> str:
     digest = hashlib.sha256(content)
     digest.update(f"\0{source_file.path}\0{source_file.module}\0{source_file.is_package}".encode())
     return digest.hexdigest()
-
-
-@dataclass(frozen=True)
-class DataFile:
-    """A non-Python file of the source tree, bundled with the modules of the folder that owns it."""
-
-    #: Its path relative to ``src``: its name in a bundle.
-    member: str
-    #: Its path relative to the project, as diagnostics show it.
-    path: str
-    #: The folder (relative to ``src``, ``""`` for ``src`` itself) of the package it belongs to:
-    #: the nearest folder at or above it that holds a module; ``None`` when none does.
-    owner: str | None
-    key: str
-    content: bytes
-
-
-@dataclass(frozen=True)
-class DataSet:
-    """The data files of the source tree, and the files there that are not bundled, with why."""
-
-    files: tuple[DataFile, ...] = ()
-    #: ``(member, reason)`` of each file under ``src`` left out (globs, size, a link outside).
-    skipped: tuple[tuple[str, str], ...] = ()
-    #: The folders (relative to ``src``) that hold a module.
-    module_folders: frozenset[str] = frozenset()
-    problems: tuple[Diagnostic, ...] = ()
-
-    def key(self) -> str:
-        """One hash of what the data files are: names, contents, and what was left out."""
-        digest = hashlib.sha256()
-        for item in self.files:
-            digest.update(f"{item.key}\0{item.owner}\0".encode())
-        digest.update(repr((self.skipped, sorted(self.module_folders))).encode())
-        return digest.hexdigest()
-
-
-#: Never data: modules, their caches and compiled extension modules, which Python would import.
-_NOT_DATA = (".py", ".pyc", ".pyo", ".so", ".pyd")
-
-
-def _owner(member: str, module_folders: frozenset[str]) -> str | None:
-    folder = member.rpartition("/")[0]
-    while folder not in module_folders:
-        if not folder:
-            return None
-        folder = folder.rpartition("/")[0]
-    return folder
-
-
-def _read_data(path: Path, limit: int) -> bytes | str:
-    """The bytes of a data file, or why it is not bundled."""
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return "it is not a regular file"
-        if info.st_size > limit:
-            return f"it is {info.st_size:,} bytes, more than [tool.skill] max_file_bytes ({limit:,})"
-        with path.open("rb") as stream:
-            content = stream.read(limit + 1)
-    except OSError as error:
-        return f"it cannot be read: {error.strerror or error}"
-    return content if len(content) <= limit else f"it is more than [tool.skill] max_file_bytes ({limit:,})"
 
 
 def discover_data(config: Config) -> DataSet:
@@ -257,8 +226,15 @@ def discover_data(config: Config) -> DataSet:
     return _data_set(config, _walk_tree(config))
 
 
-def _data_set(config: Config, tree: _Tree) -> DataSet:
-    """Read the data files of a walk: apply the globs, refuse links out of the project, read each once."""
+def _data_set(
+    config: Config, tree: _Tree, identities: dict[str, Identity] | None = None, previous: Snapshot | None = None
+) -> DataSet:
+    """Read the data files of a walk: apply the globs, refuse links out of the project, read each once.
+
+    Each file's identity goes into ``identities``; one that is still the file ``previous`` read
+    and trusted is not read again.
+    """
+    known = {item.member: item.content for item in previous.data.files} if previous is not None else {}
     root = config.root
     allowed = (root.resolve(), *config.outside_roots)
     found: list[tuple[str, str, bytes]] = []
@@ -275,7 +251,9 @@ def _data_set(config: Config, tree: _Tree) -> DataSet:
                 problems.append(problem)
                 skipped.append((member, "it is a symbolic link that leads outside the project"))
                 continue
-        content = _read_data(path, config.max_file_bytes)
+        content: bytes | str | None = known.get(member)
+        if content is None or identities is None or not _reuse(path, previous, identities):
+            content = read_data(path, config.max_file_bytes, identities)
         if isinstance(content, str):
             skipped.append((member, content))
             continue
@@ -285,7 +263,7 @@ def _data_set(config: Config, tree: _Tree) -> DataSet:
         DataFile(
             member,
             path,
-            _owner(member, folders),
+            owner(member, folders),
             hashlib.sha256(member.encode() + b"\0" + content).hexdigest(),
             content,
         )
@@ -304,6 +282,31 @@ class Snapshot:
     unread: frozenset[str] = frozenset()
     #: The data files, bundled with the modules (``discover_data``).
     data: DataSet = DataSet()
+    #: The identity of every folder walked and file read, by absolute path, taken before
+    #: it was listed or read: what ``changed_since`` compares.
+    identities: Mapping[str, Identity] = field(default_factory=dict)
+    #: The files whose identity may be trusted to mean the same content (not racy: see
+    #: ``RACY_NS``), by absolute path: what the next ``read_sources`` need not read again.
+    trusted: frozenset[str] = frozenset()
+    #: The walk it was read from, and the identities of the folders walked.
+    tree: _Tree | None = field(default=None, compare=False, repr=False)
+    #: The files read that are not trusted, with the content read: a change of one may keep
+    #: its identity, so ``changed_since`` reads them again.
+    racy: tuple[tuple[str, bytes], ...] = field(default=(), compare=False, repr=False)
+
+    def changed_since(self) -> bool:
+        """Whether a folder walked or a file read is no longer as it was: a stat of each, and a
+        read of the files changed so recently (``RACY_NS``) that another change may keep their identity."""
+        if any(identity(path) != known for path, known in self.identities.items()):
+            return True
+        for path, content in self.racy:
+            try:
+                with open(path, "rb") as stream:
+                    if stream.read(len(content) + 1) != content:
+                        return True
+            except OSError:
+                return True
+        return False
 
     def digest(self, *extra: bytes) -> str:
         """One hash of every file's key and of ``extra``: equal digests, equal results."""
@@ -332,11 +335,15 @@ def _too_large(path: str, size: int, limit: int) -> Diagnostic:
     )
 
 
-def _read_source(source_file: SourceFile, limit: int) -> bytes | Diagnostic:
-    """The file's bytes, or why not: a file larger than ``limit`` is never read, not even in part."""
+def _read_source(source_file: SourceFile, limit: int, found: dict[str, Identity]) -> bytes | Diagnostic:
+    """The file's bytes, or why not: a file larger than ``limit`` is never read, not even in part.
+
+    The file's identity before the read goes into ``found``.
+    """
     path = source_file.path
     try:
         info = source_file.absolute.stat()
+        found[str(source_file.absolute)] = identity_of(info)
         if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read, a device never end it
             return file_diagnostic("skill/unreadable-file", path, "cannot read the file: it is not a regular file")
         if info.st_size > limit:
@@ -350,19 +357,68 @@ def _read_source(source_file: SourceFile, limit: int) -> bytes | Diagnostic:
     return content
 
 
-def read_sources(config: Config) -> Snapshot:
-    """Find and read every module file once; unreadable and oversized ones become diagnostics."""
-    tree = _walk_tree(config)
-    sources, problems = tree.sources, tree.problems
+def _reuse(path: Path, previous: Snapshot | None, found: dict[str, Identity]) -> bool:
+    """Whether the file at ``path`` is still the very one ``previous`` read and trusted (see
+    ``Snapshot.trusted``); its identity now goes into ``found``."""
+    if previous is None or str(path) not in previous.trusted:
+        return False
+    now = identity(path)
+    if now is None or now != previous.identities.get(str(path)):
+        return False
+    found[str(path)] = now
+    return True
+
+
+def read_sources(config: Config, previous: Snapshot | None = None) -> Snapshot:
+    """Find and read every module file once; unreadable and oversized ones become diagnostics.
+
+    With the ``previous`` snapshot of the same project (a process that compiles again and
+    again), a file that is still the one it read and trusted (``Snapshot.trusted``) is not
+    read again: its content is taken from ``previous``.  Everything else is read as new.
+    """
+    started = time.time_ns()
+    tree = _same_tree(previous)
+    if tree is None:
+        tree = _walk_tree(config)
+    sources, problems = tree.sources, list(tree.problems)
+    found: dict[str, Identity] = dict(tree.folders)
+    known = {str(item.absolute): (item, key, content) for item, key, content in previous.files} if previous else {}
     files: list[tuple[SourceFile, str, bytes]] = []
     unread: set[str] = set()
     for source_file in sources:
-        content = _read_source(source_file, config.max_file_bytes)
+        was = known.get(str(source_file.absolute))
+        if was is not None and was[0] == source_file and _reuse(source_file.absolute, previous, found):
+            files.append(was)
+            continue
+        content = _read_source(source_file, config.max_file_bytes, found)
         if isinstance(content, Diagnostic):
             problems.append(content)
             unread.add(source_file.module)
             continue
         files.append((source_file, _cache_key(source_file, content), content))
-    data = _data_set(config, tree)
+    data = _data_set(config, tree, found, previous)
     problems.extend(data.problems)
-    return Snapshot(tuple(files), tuple(problems), frozenset(unread), data)
+    recent = started - RACY_NS
+    read = [
+        *((str(item.absolute), content) for item, _, content in files),
+        *((str(config.src / item.member), item.content) for item in data.files),
+    ]
+    trusted = frozenset(
+        path for path, _ in read if path in found and found[path][2] < recent and found[path][3] < recent
+    )
+    racy = tuple((path, content) for path, content in read if path not in trusted)
+    return Snapshot(tuple(files), tuple(problems), frozenset(unread), data, found, trusted, tree, racy)
+
+
+def _same_tree(previous: Snapshot | None) -> _Tree | None:
+    """The walk ``previous`` was read from, if walking again would find the same: no folder
+    walked has changed (an entry added, removed or renamed changes its folder), and the
+    walk met no symbolic link, whose target may change without its folder changing."""
+    tree = previous.tree if previous is not None else None
+    if tree is None or tree.links:
+        return None
+    racy = tree.started - RACY_NS
+    for folder, known in tree.folders.items():
+        if known[2] >= racy or known[3] >= racy or identity(folder) != known:
+            return None  # changed, or changed so recently that a change may not show yet
+    return tree

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,30 +20,27 @@ if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
 from .cache import CACHE_DIR, load_cache, write_cache
-from .source_tree import Snapshot, SourceFile, file_diagnostic
-from .types import (
-    BinOp,
-    Call,
-    ClassInfo,
-    Config,
-    Const,
-    Container,
-    Diagnostic,
-    Dynamic,
-    FunctionInfo,
-    ImportBinding,
-    ModuleIndex,
-    Param,
-    Pos,
-    Ref,
-    Severity,
-    Subscript,
-    ValueBinding,
+from .index_cache import (
+    INDEX_KEYS,
+    INDEX_SHARDS,
+    INDEX_TYPES,
+    PLAIN,
+    Indexed,
+    IndexResult,
+    LazyModules,
+    kind,
+    shard_of,
+    shard_path,
 )
+from .source_tree import Snapshot, SourceFile, file_diagnostic
+from .types import Config, Diagnostic, ModuleIndex
 
 __all__ = [
+    "INDEX_KEYS",
     "INDEX_SHARDS",
+    "IndexResult",
     "IndexStats",
+    "Indexed",
     "ProjectIndex",
     "index_sources",
 ]
@@ -52,19 +49,9 @@ __all__ = [
 #: parser and the index walk take about half a millisecond per file, sending an index
 #: back from a worker a good part of that, and starting the pool tens of milliseconds.
 PARALLEL_THRESHOLD = 1000
-#: The index cache is split by the first hex digit of each key, so that changing one
-#: file rewrites a sixteenth of it rather than all of it.
-INDEX_SHARDS = "0123456789abcdef"
-#: The keys the shards hold, small enough to read first: it tells which files will need
-#: parsing before the shards themselves are loaded.
-INDEX_KEYS = "index-keys.pickle"
 #: How often a pool worker without ``PR_SET_PDEATHSIG`` checks that its parent lives.
 PARENT_POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
-
-
-def _shard_path(config: Config, shard: str) -> Path:
-    return config.root / CACHE_DIR / f"index-{shard}.pickle"
 
 
 @dataclass(frozen=True)
@@ -105,18 +92,6 @@ def _decode(source: bytes, path: str) -> Diagnostic | None:
     if cookie_problem is not None:
         return file_diagnostic("skill/encoding-error", path, f"cannot decode the file: {cookie_problem}")
     return None
-
-
-@dataclass(frozen=True)
-class Indexed:
-    """A module that indexed, with what CPython warns about it."""
-
-    module: ModuleIndex
-    warnings: tuple[Diagnostic, ...]
-
-
-#: What indexing one file gives: its index (with its warnings, if it has any), or why not.
-IndexResult = ModuleIndex | Indexed | tuple[Diagnostic, ...]
 
 
 def _index_one(path: str, module: str, is_package: bool, source: bytes) -> IndexResult:
@@ -283,82 +258,126 @@ def _workers(count: int) -> int:
 class ProjectIndex:
     """Every module that indexed, by dotted name; the ones that did not, and why."""
 
-    modules: dict[str, ModuleIndex]
+    #: ``dict(modules)`` or ``LazyModules.loaded`` loads them all.
+    modules: LazyModules
     failed: frozenset[str]
     problems: tuple[Diagnostic, ...]
     stats: IndexStats
+    #: The content key (``source_tree``) of the file each module was indexed from.
+    keys: dict[str, str] = field(default_factory=dict)
+    #: The path (relative to the project) of that file: ``ModuleIndex.path``, known unloaded.
+    paths: dict[str, str] = field(default_factory=dict)
+
+    def final_stats(self) -> IndexStats:
+        """``stats``, counting the modules a shard did not hold after all as parsed."""
+        extra = self.modules.reindexed
+        stats = self.stats
+        return IndexStats(stats.files, stats.parsed + extra, stats.cached - extra, stats.workers)
 
 
 def _job(item: SourceFile, content: bytes) -> tuple[str, str, bool, bytes]:
     return (item.path, item.module, item.is_package, content)
 
 
-def _load_shards(config: Config) -> dict[str, dict[str, object]]:
-    return {shard: load_cache(_shard_path(config, shard), _INDEX_TYPES) for shard in INDEX_SHARDS}
-
-
 def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True) -> ProjectIndex:
-    """Index every module of the snapshot, parsing only what the cache does not know."""
-    if not use_cache:
-        shards: dict[str, dict[str, object]] = {shard: {} for shard in INDEX_SHARDS}
-    else:
-        known = load_cache(config.root / CACHE_DIR / INDEX_KEYS, ())
-        shards = _load_shards(config)
-    cached = {key: value for entries in shards.values() for key, value in entries.items()}
+    """Index every module of the snapshot, parsing only what the cache does not know.
+
+    ``INDEX_KEYS`` lists the cached keys and what each one holds, so that a plain module
+    the cache knows is loaded only when it is needed (``LazyModules``); without that list,
+    or of a key it does not describe, every shard is loaded as before.
+    """
+    known: dict[str, object] = load_cache(config.root / CACHE_DIR / INDEX_KEYS, ()) if use_cache else {}
+    shard_keys: dict[str, set[str]] = {shard: set() for shard in INDEX_SHARDS}
+    for key in known:
+        if shard_of(key) in shard_keys:
+            shard_keys[shard_of(key)].add(key)
+    lazy = bool(known) and use_cache
+    present = {name: lazy and shard_path(config, name).is_file() for name in INDEX_SHARDS}
+    shards: dict[str, dict[str, object]] = {}
+
+    def shard(name: str) -> dict[str, object]:
+        if name not in shards:
+            shards[name] = load_cache(shard_path(config, name), INDEX_TYPES) if use_cache else {}
+        return shards[name]
+
+    if not lazy:
+        for name in INDEX_SHARDS:
+            shard(name)
     results: dict[str, IndexResult] = {}
+    deferred: dict[str, tuple[SourceFile, bytes]] = {}
     pending: list[tuple[str, SourceFile, bytes]] = []
     for source_file, key, content in snapshot.files:
-        if key in cached:
-            results[key] = cached[key]  # type: ignore[assignment]
+        if key in results or key in deferred:
+            continue
+        if lazy and known.get(key) == PLAIN and present[shard_of(key)]:
+            deferred[key] = (source_file, content)
+            continue
+        if lazy and key in known:
+            shard(shard_of(key))
+        found = shards.get(shard_of(key), {}).get(key)
+        if found is not None:
+            results[key] = found  # type: ignore[assignment]
         else:
             pending.append((key, source_file, content))
     workers = _workers(len(pending))
     parsed = _parse_all([_job(item, content) for _, item, content in pending], workers)
     for (key, _, _), result in zip(pending, parsed, strict=True):
         results[key] = result
+    kinds = {key: kind(result) for key, result in results.items()}
+    kinds.update(dict.fromkeys(deferred, PLAIN))
+    late = 0
     if use_cache:
         changed = False
-        for shard, entries in shards.items():
-            wanted = {key: value for key, value in results.items() if key[0] == shard}
-            if wanted.keys() != entries.keys():
-                write_cache(_shard_path(config, shard), wanted)
-                changed = True
-        if changed or not known:
-            write_cache(config.root / CACHE_DIR / INDEX_KEYS, dict.fromkeys(results))
-    modules: dict[str, ModuleIndex] = {}
+        grouped: dict[str, set[str]] = {name: set() for name in INDEX_SHARDS}
+        for key in kinds:
+            grouped[shard_of(key)].add(key)
+        for name, wanted in grouped.items():
+            if wanted == (shard_keys[name] if lazy else set(shard(name))):
+                continue
+            entries = shard(name)
+            written: dict[str, object] = {}
+            for key in sorted(wanted):
+                value = results.get(key, entries.get(key))
+                if value is None:  # listed, but not in its shard: index it again
+                    item, content = deferred.pop(key)
+                    value = results[key] = _index_one(*_job(item, content))
+                    late += 1
+                written[key] = value
+            write_cache(shard_path(config, name), written)
+            changed = True
+        if changed or known != kinds:
+            write_cache(config.root / CACHE_DIR / INDEX_KEYS, kinds)
+    order: list[str] = []
+    loaded: dict[str, ModuleIndex] = {}
+    module_keys: dict[str, str] = {}
+    module_paths: dict[str, str] = {}
+    jobs: dict[str, _Job] = {}
+    modules = LazyModules(config, order, loaded, shards, lambda name: _index_one(*jobs[name]))
     failed: set[str] = set(snapshot.unread)
     problems = list(snapshot.problems)
-    for source_file, key, _ in snapshot.files:
+    for source_file, key, content in snapshot.files:
+        if key in deferred:
+            name = source_file.module
+            if name not in module_keys:
+                order.append(name)
+                module_keys[name], module_paths[name] = key, source_file.path
+                modules.defer(name, key)
+                jobs[name] = _job(source_file, content)
+            continue
         result = results[key]
         if isinstance(result, Indexed):
             problems.extend(result.warnings)
             result = result.module
         if isinstance(result, ModuleIndex):
-            modules.setdefault(result.name, result)
+            if result.name not in module_keys:
+                order.append(result.name)
+                loaded[result.name] = result
+                module_keys[result.name], module_paths[result.name] = key, result.path
         else:
             failed.add(source_file.module)
             problems.extend(result)
     count = len(snapshot.files)
-    stats = IndexStats(count, len(pending), count - len(pending), workers)
-    return ProjectIndex(modules, frozenset(failed - set(modules)), tuple(problems), stats)
-
-
-_INDEX_TYPES = (
-    BinOp,
-    Call,
-    ClassInfo,
-    Const,
-    Container,
-    Diagnostic,
-    Dynamic,
-    FunctionInfo,
-    ImportBinding,
-    Indexed,
-    ModuleIndex,
-    Param,
-    Pos,
-    Ref,
-    Severity,
-    Subscript,
-    ValueBinding,
-)
+    stats = IndexStats(count, len(pending) + late, count - len(pending) - late, workers)
+    return ProjectIndex(
+        modules, frozenset(failed - set(module_keys)), tuple(problems), stats, module_keys, module_paths
+    )

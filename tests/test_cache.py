@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from helpers import write_project
 from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project, report_to_dict
+from skillc.compiler.artifacts import ARTIFACT_SHARDS
+from skillc.compiler.link_cache import LINK_CACHE
 from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
 
 TOOL = """from pydantic import BaseModel
@@ -117,8 +119,10 @@ def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path:
     _project(tmp_path, 1)
     compile_project(tmp_path)
     names = sorted(p.name for p in (tmp_path / ".skill/cache").iterdir())
-    assert {REPORT_CACHE, INDEX_KEYS, ARTIFACTS_CACHE} <= set(names)
-    shards = [n for n in names if n not in (REPORT_CACHE, INDEX_KEYS, ARTIFACTS_CACHE)]
+    assert {REPORT_CACHE, INDEX_KEYS, LINK_CACHE} <= set(names)
+    artifacts = [n for n in names if n.startswith(f"{ARTIFACTS_CACHE}-")]
+    assert artifacts and set(artifacts) <= {f"{ARTIFACTS_CACHE}-{shard}.pickle" for shard in ARTIFACT_SHARDS}
+    shards = [n for n in names if n not in (REPORT_CACHE, INDEX_KEYS, LINK_CACHE, *artifacts)]
     assert shards and {n for n in shards} <= {f"index-{shard}.pickle" for shard in INDEX_SHARDS}
     assert not any(n.endswith(".tmp") for n in names)
 
@@ -145,11 +149,11 @@ def test_changing_one_file_rewrites_at_most_two_cache_shards(tmp_path: Path) -> 
     _project(tmp_path, 12)
     compile_project(tmp_path)
     shards = tmp_path / ".skill/cache"
-    before = {path.name: path.read_bytes() for path in shards.glob("index-?.pickle")}
+    before = {path.name: path.read_bytes() for path in shards.glob("index-??.pickle")}
     with (tmp_path / "src/tools/t3.py").open("a") as stream:
         stream.write("# changed\n")
     assert compile_project(tmp_path).stats.parsed == 1
-    after = {path.name: path.read_bytes() for path in shards.glob("index-?.pickle")}
+    after = {path.name: path.read_bytes() for path in shards.glob("index-??.pickle")}
     rewritten = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
     # The old content's entry leaves its shard, the new one joins its own.
     assert 1 <= len(rewritten) <= 2
@@ -166,7 +170,7 @@ def test_a_stale_key_list_only_costs_time(tmp_path: Path) -> None:
         report = compile_project(tmp_path)
         assert (report.stats.parsed, _stable(report)) == (0, expected)
     # Claiming that every file is new: all are parsed early, the answer is the same.
-    for shard in (tmp_path / ".skill/cache").glob("index-?.pickle"):
+    for shard in (tmp_path / ".skill/cache").glob("index-??.pickle"):
         shard.unlink()
     (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
     report = compile_project(tmp_path)

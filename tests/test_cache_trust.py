@@ -72,12 +72,14 @@ FORGE = textwrap.dedent(
     sys.path.insert(0, sys.argv[2])
     from test_cache_trust import _poison
 
-    path = Path(sys.argv[1]) / ".skill/cache" / ARTIFACTS_CACHE
-    cache = load_cache(path, CACHE_TYPES)
-    assert cache, "the attacker's own cache did not load"
-    for slot, entry in list(cache.items()):
-        cache[slot] = entry._replace(files=entry.files._replace(archive=_poison(entry.files.archive)))
-    write_cache(path, cache)
+    shards = sorted((Path(sys.argv[1]) / ".skill/cache").glob(f"{ARTIFACTS_CACHE}-*.pickle"))
+    assert shards, "the attacker's compile wrote no artifacts cache"
+    for path in shards:
+        cache = load_cache(path, CACHE_TYPES)
+        assert cache, "the attacker's own cache did not load"
+        for slot, entry in list(cache.items()):
+            cache[slot] = entry._replace(files=entry.files._replace(archive=_poison(entry.files.archive)))
+        write_cache(path, cache)
     """
 )
 

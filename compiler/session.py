@@ -1,0 +1,63 @@
+"""What a process that compiles one project again and again keeps between compiles.
+
+``skill compile --watch`` compiles, waits for a change, and compiles again.  Its
+``CompileSession`` holds what the last compile read and found: the configuration, the
+snapshot of the sources (with the identity of every folder walked and file read), and
+the last link's record.  So the watch finds a change by a stat of each of those paths,
+and the next compile reads again only the files that changed (``source_tree``), relinks
+only when a summary changed (``link_cache``), and takes everything else from memory.  The
+caches on disk are still kept up to date: what a compile after the watch finds there is
+what it would have found after a compile of its own.
+
+Nothing here decides a result: every stage gives what it gives from scratch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .source_tree import Identity, Snapshot, identity
+from .types import Config
+
+if TYPE_CHECKING:
+    from .link_cache import LinkRecord
+
+__all__ = ["CompileSession"]
+
+
+@dataclass
+class CompileSession:
+    """The state one watching process carries from one compile to the next."""
+
+    #: The configuration the last compile read, and the identity of its pyproject.toml then.
+    config: Config | None = None
+    pyproject: Identity | None = None
+    #: The sources the last compile read (``None`` until one did).
+    snapshot: Snapshot | None = None
+    link: LinkRecord | None = None
+    #: The pyproject.toml the last compile found, and its identity before it was read
+    #: (``None`` when it found none): what a compile that failed on it had read.
+    attempted: tuple[Path, Identity | None] | None = None
+
+    def previous_snapshot(self, config: Config) -> Snapshot | None:
+        """The last snapshot, if it was read under this very configuration."""
+        return self.snapshot if self.config == config else None
+
+    def remember(self, config: Config, pyproject: Identity | None, snapshot: Snapshot) -> None:
+        self.config, self.pyproject, self.snapshot = config, pyproject, snapshot
+
+    def changed(self) -> bool:
+        """Whether anything the last compile read may have changed: its pyproject.toml, a folder
+        it walked (a file added, removed or renamed) or a file it read.  True before any compile."""
+        if self.config is None or self.snapshot is None:
+            return True
+        return identity(self.config.pyproject) != self.pyproject or self.snapshot.changed_since()
+
+    def folders(self) -> list[Path]:
+        """The folders a change of what ``changed`` looks at shows in: the project's, and each one walked."""
+        if self.config is None or self.snapshot is None:
+            return []
+        walked = self.snapshot.tree.folders if self.snapshot.tree is not None else {}
+        return [self.config.pyproject.parent, *map(Path, walked)]

@@ -1,0 +1,141 @@
+"""``skill compile --watch`` keeps what it read in memory: after files are added, removed or
+edited, and after the configuration changes, each of its compiles reports what a fresh
+``skill compile`` reports and leaves the ``dist/`` it leaves, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from helpers import DEFAULT_PYPROJECT, SKILL, run_command, write_project
+from skillc.compiler.source_tree import RACY_NS
+
+MODELS = """from pydantic import BaseModel
+
+
+class Query(BaseModel):
+    text: str
+"""
+TOOL = """from skillc import Tool
+from models import Query
+
+
+class Tool{i}(Tool):
+    name = "tool_{i}"
+    description = "Tool number {i}."
+    input_schema = Query
+
+    def execute(self, input, ctx):
+        return input.text
+"""
+
+
+def _agent(tools: list[int]) -> str:
+    imports = "".join(f"from tool_{i} import Tool{i}\n" for i in tools)
+    entries = ", ".join(f"Tool{i}()" for i in tools)
+    return f'from skillc import Agent, Skill\n{imports}\nagent = Agent(name="a", skills=[Skill(name="s", tools=[{entries}])])\n'
+
+
+def _save(folder: Path, files: dict[str, str]) -> None:
+    """Save each file as an editor does: written beside the project, then renamed into place."""
+    for name, text in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staged = folder.parent.parent / f".{target.name}.saving"
+        staged.write_text(text, encoding="utf-8")
+        os.replace(staged, target)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _seen(document: dict[str, object]) -> dict[str, object]:
+    """A JSON report without timings and cache statistics ("up to date" counts as "written")."""
+    seen = {key: value for key, value in document.items() if key not in ("timings", "stats")}
+    dist = dict(seen["dist"])  # type: ignore[call-overload]
+    dist["state"] = "written" if dist["state"] == "up to date" else dist["state"]
+    seen["dist"] = dist
+    return seen
+
+
+def _fresh(project: Path, elsewhere: Path) -> tuple[dict[str, object], dict[str, bytes]]:
+    """What a cold ``skill compile --format json`` of a copy of ``project`` reports and writes."""
+    shutil.rmtree(elsewhere, ignore_errors=True)
+    shutil.copytree(project / "src", elsewhere / "src")
+    shutil.copy(project / "pyproject.toml", elsewhere / "pyproject.toml")
+    finished = run_command([str(SKILL), "compile", "--format", "json", str(elsewhere)], cwd=elsewhere)
+    return _seen(json.loads(finished.stdout)), _files(elsewhere / "dist")
+
+
+class _Watch:
+    """The watch's output, one compile's JSON document at a time."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+
+    def next_report(self, timeout: float = 60) -> dict[str, object]:
+        assert self.process.stdout is not None
+        text = ""
+        deadline = time.monotonic() + timeout
+        while "Watching for changes" not in text:
+            assert time.monotonic() < deadline, f"no compile within {timeout}s: {text!r}"
+            line = self.process.stdout.readline()
+            assert line, f"the watch ended early: {text!r}"
+            text += line
+        document = text[text.index("{") : text.rindex("}") + 1]
+        return _seen(json.loads(document))
+
+
+def test_watch_compiles_equal_fresh_compiles_across_added_removed_and_edited_files(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path / "project",
+        {"agent.py": _agent([0, 1]), "models.py": MODELS, "tool_0.py": TOOL.format(i=0), "tool_1.py": TOOL.format(i=1)},
+    )
+    fresh = tmp_path / "fresh"
+    src = project / "src"
+    # Files older than this are trusted by their identity: the watch reads again only those
+    # the steps change, and walks again only the folders they change.
+    time.sleep(RACY_NS / 1e9 + 0.2)
+    steps = [
+        lambda: _save(src, {"tool_2.py": TOOL.format(i=2)}),  # a file added: an unreachable tool
+        lambda: _save(src, {"agent.py": _agent([0, 1, 2])}),
+        lambda: (src / "tool_1.py").unlink(),  # a file removed: its import fails
+        lambda: _save(src, {"agent.py": _agent([0, 2])}),
+        lambda: _save(src, {"models.py": MODELS.replace("text: str", "text: str\n    limit: int = 3")}),
+        lambda: _save(src, {"tool_0.py": TOOL.format(i=0) + "\n# a comment\n"}),  # no summary changes
+        lambda: _save(src, {"models.py": "class Query(\n"}),  # broken: reported, dist/ kept
+        lambda: _save(src, {"models.py": MODELS}),
+        lambda: _save(project, {"pyproject.toml": DEFAULT_PYPROJECT + "\n[tool.skill.defaults]\ntimeout = 5\n"}),
+        lambda: _save(src, {"notes.txt": "bundled with every tool of the folder"}),  # a data file
+    ]
+    with subprocess.Popen(
+        [str(SKILL), "compile", "--watch", "--format", "json"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    ) as process:
+        watch = _Watch(process)
+        try:
+            report = watch.next_report()
+            assert report == _fresh(project, fresh)[0]
+            for step in steps:
+                before = _files(project / "dist")
+                step()
+                report = watch.next_report()
+                expected, written = _fresh(project, fresh)
+                assert report == expected
+                assert _files(project / "dist") == (written if report["ok"] else before)
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)
