@@ -6,7 +6,6 @@ exit codes and messages.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from enum import Enum
@@ -131,6 +130,7 @@ def compile_(
 ) -> int:
     """Check the project statically and build its per-tool bundles."""
     from ..compiler.api import compile_project, report_to_dict
+    from ..compiler.json_text import indented_json
 
     if check and verify:
         raise UsageError("--check writes no bundles, so there is nothing to --verify")
@@ -146,7 +146,8 @@ def compile_(
             project, out=out, emit=not check, verify=verify, allow_import=allow_import, notify=notice, session=session
         )
         if output_format is OutputFormat.json:
-            sys.stdout.write(json.dumps(report_to_dict(report), indent=2) + "\n")
+            # json.dumps(indent=2)'s text, written without its pure-Python encoder (a report of every tool).
+            sys.stdout.write(indented_json(report_to_dict(report), ensure_ascii=True) + "\n")
         else:
             from .render import print_text
 

@@ -11,8 +11,6 @@ dates, no timestamps anywhere.
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -34,6 +32,7 @@ from ..contracts.settings import CLIENT, STRICT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
 from ..contracts.version import __version__
 from .dist_files import EmittedSkill, EmittedTool
+from .json_text import indented_json
 from .output import Fingerprint, check_output_folder, remove_leftovers
 from .staging import spare_folder, stage_dist
 from .swap import TRASH_DIR, discard_staging, swap_in
@@ -60,10 +59,7 @@ def json_bytes(document: object, *, sort_keys: bool = True) -> bytes:
 
 def _json_text(document: object, sort_keys: bool) -> str:
     """``json_bytes``'s text, without its final newline."""
-    try:
-        return _indented(document, "\n", sort_keys)
-    except (_NotPlain, RecursionError):
-        return json.dumps(document, indent=2, sort_keys=sort_keys, ensure_ascii=False)
+    return indented_json(document, sort_keys=sort_keys)
 
 
 def _object_bytes(fields: Sequence[tuple[str, str]]) -> bytes:
@@ -75,45 +71,6 @@ def _object_bytes(fields: Sequence[tuple[str, str]]) -> bytes:
     inner = "\n  "
     parts = [encode_basestring(key) + ": " + text.replace("\n", inner) for key, text in fields]
     return ("{" + inner + ("," + inner).join(parts) + "\n}\n").encode()
-
-
-class _NotPlain(Exception):
-    """A value ``_indented`` leaves to ``json.dumps``."""
-
-
-def _indented(value: object, newline: str, sort_keys: bool) -> str:
-    if type(value) is str:  # the most frequent first: strings, objects, arrays
-        return encode_basestring(value)
-    if type(value) is dict:
-        if not value:
-            return "{}"
-        inner = newline + "  "
-        parts = []
-        for key, item in sorted(value.items()) if sort_keys else value.items():
-            if not isinstance(key, str):
-                raise _NotPlain
-            text = encode_basestring(item) if type(item) is str else _indented(item, inner, sort_keys)
-            parts.append(f"{encode_basestring(key)}: {text}")
-        return "{" + inner + ("," + inner).join(parts) + newline + "}"
-    if type(value) is list or type(value) is tuple:
-        if not value:
-            return "[]"
-        inner = newline + "  "
-        texts = [encode_basestring(item) if type(item) is str else _indented(item, inner, sort_keys) for item in value]
-        return "[" + inner + ("," + inner).join(texts) + newline + "]"
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if type(value) is int:
-        return int.__repr__(value)
-    if type(value) is float and math.isfinite(value):
-        return float.__repr__(value)
-    if isinstance(value, str):
-        return encode_basestring(value)
-    raise _NotPlain
 
 
 def _sha256(data: bytes) -> str:

@@ -29,7 +29,6 @@ it once per call).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ctypes
 import logging
@@ -38,7 +37,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+if TYPE_CHECKING:  # for start-up: a command that runs no tool (skill compile) needs no event loop
+    import asyncio
 
 __all__ = [
     "HOPELESS_AFTER",
