@@ -34,7 +34,7 @@ from .bundle import (
 from .cache import load_cache, write_cache
 from .closure import closure_modules
 from .data_files import bundle_data, data_key
-from .dist_files import EmittedSkill, EmittedTool, ToolFiles
+from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
 from .link_cache import LinkResult
 from .probe import probe_bundle
 from .requirements import Dependencies, environment_key
@@ -373,9 +373,9 @@ def _build_tool(
             return None
         parameters = strict
     if client:
-        return EmittedTool(tool, ToolFiles(b"", "", (), input_schema, parameters, output_schema))
+        return EmittedTool(tool, tool_files(b"", "", (), input_schema, parameters, output_schema))
     return EmittedTool(
-        tool, ToolFiles(archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
+        tool, tool_files(archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
     )
 
 

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .json_text import indented_json
 from .types import SkillInfo, ToolInfo
 
-__all__ = ["EmittedSkill", "EmittedTool", "ToolFiles"]
+__all__ = ["EmittedSkill", "EmittedTool", "ToolFiles", "tool_files"]
 
 
 class ToolFiles(NamedTuple):
@@ -25,6 +26,34 @@ class ToolFiles(NamedTuple):
     input_schema: Mapping[str, Any]
     parameters: Mapping[str, Any]
     output_schema: Mapping[str, Any] | None
+    #: The three as ``dist/`` writes them (``json_text.indented_json``, no final newline):
+    #: rendered once, with the rest of the artifacts, and cached with them.
+    input_json: str
+    parameters_json: str
+    output_json: str | None
+
+
+def tool_files(
+    archive: bytes,
+    entry_module: str,
+    requirements: tuple[str, ...],
+    input_schema: Mapping[str, Any],
+    parameters: Mapping[str, Any],
+    output_schema: Mapping[str, Any] | None,
+) -> ToolFiles:
+    """A tool's ``ToolFiles``, its schemas rendered (a tool that is not strict sends its input schema: rendered once)."""
+    input_json = indented_json(input_schema)
+    return ToolFiles(
+        archive,
+        entry_module,
+        requirements,
+        input_schema,
+        parameters,
+        output_schema,
+        input_json,
+        input_json if parameters is input_schema else indented_json(parameters),
+        None if output_schema is None else indented_json(output_schema),
+    )
 
 
 @dataclass(frozen=True)

@@ -166,18 +166,15 @@ def emit_dist(
         folder, schemas = f"tools/{tool.info.name}", tool.files
         if not tool.info.settings[CLIENT]:
             files[f"{folder}/bundle.zip"] = schemas.archive
-        schema = _json_text(schemas.input_schema, False)
-        files[f"{folder}/input.schema.json"] = (schema + "\n").encode()
-        if schemas.output_schema is not None:
-            files[f"{folder}/output.schema.json"] = json_bytes(schemas.output_schema, sort_keys=False)
-        # A tool that is not strict sends its input schema itself: it is rendered once.
-        parameters = schema if schemas.parameters is schemas.input_schema else _json_text(schemas.parameters, False)
+        files[f"{folder}/input.schema.json"] = (schemas.input_json + "\n").encode()
+        if schemas.output_json is not None:
+            files[f"{folder}/output.schema.json"] = (schemas.output_json + "\n").encode()
         files[f"{folder}/tool.json"] = _object_bytes(
             [
                 ("type", '"function"'),
                 ("name", _json_text(tool.info.name, False)),
                 ("description", _json_text(tool.info.description, False)),
-                ("parameters", parameters),
+                ("parameters", schemas.parameters_json),
                 ("strict", _json_text(tool.info.settings[STRICT], False)),
             ]
         )
