@@ -81,6 +81,29 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def read_tree(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | str]:
+    """Every entry under ``root``, by relative path: a file's bytes, a link's target, a folder as ``/``.
+
+    Top-level names in ``skip`` are not walked at all (``.skill/`` is emptied by a
+    detached process while a test looks).
+    """
+    found: dict[str, bytes | str] = {}
+    for folder, folders, files in os.walk(root):
+        here = Path(folder)
+        if here == root:
+            folders[:] = [name for name in folders if name not in skip]
+        for name in sorted(folders + files):
+            path = here / name
+            relative = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                found[relative] = f"-> {os.readlink(path)}"
+            elif path.is_dir():
+                found[relative] = "/"
+            else:
+                found[relative] = path.read_bytes()
+    return dict(sorted(found.items()))
+
+
 def write_project(root: Path, sources: dict[str, str | bytes], pyproject: str = DEFAULT_PYPROJECT) -> Path:
     """A project at ``root`` with ``sources`` under ``src/`` and a default pyproject.toml."""
     write_tree(root, {"pyproject.toml": pyproject, **{f"src/{name}": text for name, text in sources.items()}})

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import RunSkill, write_project, write_tree
+from helpers import RunSkill, read_tree, write_project, write_tree
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool
@@ -67,28 +67,12 @@ def _write_state(root: Path, state: State) -> Path:
     return write_project(root, files)
 
 
-def _tree(root: Path) -> dict[str, bytes | str]:
-    """Every entry under ``root``: a file's bytes, a link's target, a folder as ``/``."""
-    found: dict[str, bytes | str] = {}
-    for folder, folders, files in os.walk(root):
-        for name in folders + files:
-            path = Path(folder) / name
-            relative = path.relative_to(root).as_posix()
-            if path.is_symlink():
-                found[relative] = f"-> {os.readlink(path)}"
-            elif path.is_dir():
-                found[relative] = "/"
-            else:
-                found[relative] = path.read_bytes()
-    return dict(sorted(found.items()))
-
-
 def _fresh_dist(skill: RunSkill, tmp_path: Path, state: State, label: str) -> dict[str, bytes | str]:
     """What a cold compile (a new project: no cache, no previous dist/) of ``state`` writes."""
     project = _write_state(tmp_path / f"fresh-{label}", state)
     result = skill("compile", cwd=project)
     assert result.code == 0, result.stdout + result.stderr
-    return _tree(project / "dist")
+    return read_tree(project / "dist")
 
 
 def _compile_changed(skill: RunSkill, project: Path) -> None:
@@ -138,7 +122,7 @@ def test_after_many_changes_dist_is_byte_for_byte_a_cold_compiles(skill: RunSkil
         with _held(_spares(project)) as parked:
             _compile_changed(skill, project)
             assert parked == ([] if number < 2 else [(project / "dist").stat().st_ino])  # the parked folder, refilled
-        assert _tree(project / "dist") == _fresh_dist(skill, tmp_path, state, str(number)), f"state {number}"
+        assert read_tree(project / "dist") == _fresh_dist(skill, tmp_path, state, str(number)), f"state {number}"
         _nothing_beside_dist(project)
         assert len(_spares(project)) == (0 if number == 0 else 1)  # one parked folder, in .skill/ only
 
@@ -153,7 +137,7 @@ def test_a_failed_compile_keeps_the_parked_folder_usable(skill: RunSkill, tmp_pa
     assert skill("compile", cwd=project).code == 1
     _write_state(project, STATES[2])
     _compile_changed(skill, project)
-    assert _tree(project / "dist") == _fresh_dist(skill, tmp_path, STATES[2], "after-failure")
+    assert read_tree(project / "dist") == _fresh_dist(skill, tmp_path, STATES[2], "after-failure")
     _nothing_beside_dist(project)
 
 
@@ -224,14 +208,14 @@ def test_what_is_planted_in_the_parked_folder_never_reaches_dist(
         {"victim.json": '{"mine": true}\n', "folder/tool.json": "mine\n", "folder/bundle.zip": b"mine"},
     )
     plant(spare, outside)
-    before = _tree(outside)
+    before = read_tree(outside)
     for number, state in enumerate(STATES[2:4]):  # the planted folder, then the one parked after it
         _write_state(project, state)
         with _held([spare] if number == 0 and spare.is_dir() and not spare.is_symlink() else []) as planted:
             _compile_changed(skill, project)
             assert (project / "dist").stat().st_ino not in planted  # not used: a new folder was made instead
-        assert _tree(project / "dist") == _fresh_dist(skill, tmp_path, state, str(number))
-        assert _tree(outside) == before  # nothing written, moved or deleted through a link
+        assert read_tree(project / "dist") == _fresh_dist(skill, tmp_path, state, str(number))
+        assert read_tree(outside) == before  # nothing written, moved or deleted through a link
         inodes = {path.stat().st_ino for path in (project / "dist").rglob("*") if path.is_file()}
         assert not inodes & {path.stat().st_ino for path in outside.rglob("*") if path.is_file()}
         assert [path.name for path in project.iterdir() if path.name.startswith(".dist-")] == []
@@ -245,7 +229,7 @@ def test_a_deleted_dist_is_written_whole_from_the_parked_folder(skill: RunSkill,
     shutil.rmtree(project / "dist")
     _write_state(project, STATES[2])
     _compile_changed(skill, project)
-    assert _tree(project / "dist") == _fresh_dist(skill, tmp_path, STATES[2], "deleted")
+    assert read_tree(project / "dist") == _fresh_dist(skill, tmp_path, STATES[2], "deleted")
     _nothing_beside_dist(project)
 
 
@@ -257,6 +241,6 @@ def test_an_out_folder_outside_the_project_is_refilled_with_nothing_left_beside_
         _write_state(project, state)
         result = skill("compile", "--out", str(out), cwd=project)
         assert result.code == 0, result.stdout + result.stderr
-        assert _tree(out) == _fresh_dist(skill, tmp_path, state, f"out-{number}")
+        assert read_tree(out) == _fresh_dist(skill, tmp_path, state, f"out-{number}")
         assert sorted(path.name for path in out.parent.iterdir()) == ["agent"]
         assert sorted(path.name for path in project.iterdir()) == [".skill", "pyproject.toml", "src"]

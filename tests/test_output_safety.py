@@ -15,36 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import COMMAND_TIMEOUT, SKILL, RunSkill, write_tree
+from helpers import COMMAND_TIMEOUT, SKILL, RunSkill, read_tree, write_tree
 from skillc.templates import scaffold_project
-
-
-def _tree(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | str]:
-    """Every entry under ``root``: a file's bytes, a link's target, a folder as ``/``.
-
-    Top-level names in ``skip`` are not walked at all (``.skill/`` is emptied by a
-    detached process while a test looks).
-    """
-    found: dict[str, bytes | str] = {}
-    for folder, folders, files in os.walk(root):
-        here = Path(folder)
-        if here == root:
-            folders[:] = [name for name in folders if name not in skip]
-        for name in sorted(folders + files):
-            path = here / name
-            relative = path.relative_to(root).as_posix()
-            if path.is_symlink():
-                found[relative] = f"-> {os.readlink(path)}"
-            elif path.is_dir():
-                found[relative] = "/"
-            else:
-                found[relative] = path.read_bytes()
-    return dict(sorted(found.items()))
 
 
 def _outside_dist(root: Path, out: str = "dist") -> dict[str, bytes | str]:
     """The tree of ``root`` but ``out`` and ``.skill/``: what a compile must never touch."""
-    return {name: value for name, value in _tree(root, skip=(out, ".skill")).items() if name not in (out, ".skill")}
+    return {name: value for name, value in read_tree(root, skip=(out, ".skill")).items() if name not in (out, ".skill")}
 
 
 @pytest.fixture
@@ -75,11 +52,11 @@ def test_out_on_the_command_line_never_replaces_what_skillc_did_not_write(
 ) -> None:
     write_tree(demo, {".git/HEAD": "ref: refs/heads/main\n", "wheels/demo-0.1.0-py3-none-any.whl": b"PK\x03\x04"})
     write_tree(demo.parent, {"outside/notes.txt": "mine\n"})
-    before = _tree(demo.parent)
+    before = read_tree(demo.parent)
     result = skill("compile", "--out", out, cwd=demo)
     assert result.code == 2, result.stdout + result.stderr
     assert message in result.stderr and "Traceback" not in result.stderr
-    assert _tree(demo.parent) == before
+    assert read_tree(demo.parent) == before
     assert not (demo / "dist").exists()
 
 
@@ -109,11 +86,11 @@ def test_out_in_the_configuration_stays_inside_the_project(
 def test_a_dist_symlink_is_refused_and_its_target_kept(skill: RunSkill, demo: Path) -> None:
     target = write_tree(demo.parent / "builds", {"release.tar.gz": b"\x1f\x8b important"})
     (demo / "dist").symlink_to(target, target_is_directory=True)
-    before = _tree(target)
+    before = read_tree(target)
     result = skill("compile", cwd=demo)
     assert result.code == 2
     assert "a symbolic link" in result.stderr
-    assert _tree(target) == before and (demo / "dist").is_symlink()
+    assert read_tree(target) == before and (demo / "dist").is_symlink()
 
 
 def test_a_dist_with_foreign_files_is_refused_naming_them(skill: RunSkill, demo: Path) -> None:
@@ -169,7 +146,7 @@ def test_concurrent_compiles_always_leave_one_complete_dist(skill: RunSkill, dem
     for text in variants:  # what one compile alone makes of each variant
         tool.write_text(text)
         assert skill("compile", cwd=demo).code == 0
-        references.append(_tree(demo / "dist"))
+        references.append(read_tree(demo / "dist"))
     assert references[0] != references[1]
     rounds = random.Random(9)
     for number in range(8):
@@ -183,7 +160,7 @@ def test_concurrent_compiles_always_leave_one_complete_dist(skill: RunSkill, dem
             out, err = run.communicate(timeout=COMMAND_TIMEOUT)
             assert run.returncode == 0, err
             assert json.loads(out)["ok"] and "Traceback" not in err
-        assert _tree(demo / "dist") == references[variant], f"round {number}"
+        assert read_tree(demo / "dist") == references[variant], f"round {number}"
         assert _outside_dist(demo) == before, f"round {number}: something else changed"
         assert [p.name for p in demo.iterdir() if p.name.startswith(".dist-")] == []
 
@@ -225,7 +202,7 @@ def test_a_compile_removes_only_the_leftovers_of_dead_compiles(skill: RunSkill, 
 @pytest.mark.parametrize("damage", ["delete-bundle", "same-size-edit", "delete-tool-folder", "touch-manifest"])
 def test_a_damaged_dist_is_rebuilt(skill: RunSkill, demo: Path, damage: str) -> None:
     assert skill("compile", cwd=demo).code == 0
-    whole = _tree(demo / "dist")
+    whole = read_tree(demo / "dist")
     bundle = demo / "dist/tools/lookup_order/bundle.zip"
     if damage == "delete-bundle":
         bundle.unlink()
@@ -244,7 +221,7 @@ def test_a_damaged_dist_is_rebuilt(skill: RunSkill, demo: Path, damage: str) -> 
     result = skill("compile", cwd=demo)
     assert result.code == 0
     assert "wrote dist/" in result.stdout
-    assert _tree(demo / "dist") == whole
+    assert read_tree(demo / "dist") == whole
     assert skill("test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', cwd=demo).code == 0
 
 
