@@ -28,18 +28,18 @@ import inspect
 import logging
 import time
 from collections.abc import Callable, Collection
-from typing import Any, Final, NoReturn, TypeAlias
+from typing import Any, Final, NoReturn, TypeAlias, cast
 
 from pydantic import BaseModel, ValidationError
 
 from ..contracts.settings import CLIENT, IDEMPOTENT, NEEDS_APPROVAL, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
-from .capture import Capture
+from .capture import Capture, start_capture, stop_capture
 from .client import ClientHandler, call_client
-from .context import ToolContext
+from .context import ToolContext, make_current, stop_current
 from .deadlines import DeadlineExceeded, Guard
 from .imports import reset_running, set_running
-from .inline import Outcome, drive, drive_sync
+from .inline import Outcome, begin, drive_sync
 from .json_edges import suspect
 from .ownjson import write_json
 from .results import CallRefused, ErrorType, ToolResult, refuse
@@ -60,6 +60,8 @@ logger = logging.getLogger("skillc.runtime")
 #: Asked before a ``needs_approval`` tool runs: ``approver(name, arguments)``, sync or async.
 Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
 
+#: What ``_Call._execute`` holds before its first attempt ends.
+_NO_OUTCOME: Final[Outcome[Any]] = Outcome()
 #: At most this many tool names are listed when the model asks for one that does not exist.
 _MAX_NAMES_LISTED: Final = 30
 
@@ -325,12 +327,9 @@ class _Call:
         return text
 
     @staticmethod
-    def _serialized(outcome: Outcome[str], timeout: float) -> str:
-        """The text ``drive``'s ``then`` made of an async ``execute``'s result (``_render``), else refuse as ``_serialize``."""
+    def _serialization_refused(outcome: Outcome[str], timeout: float) -> NoReturn:
+        """Refuse a result that ``drive``'s ``then`` (``_render``) could not make text of, as ``_serialize`` does."""
         error = outcome.error
-        if error is None and not outcome.timed_out:
-            assert outcome.value is not None
-            return outcome.value
         if error is None:
             _serialization_timed_out(timeout)
         if isinstance(error, CallRefused):
@@ -394,22 +393,30 @@ class _Call:
         entry, tool, timeout = loaded.entry, loaded.tool, loaded.timeout
         context = self.context.for_call(self.call_id, self.name, entry.skill)
         tries = loaded.tries
-        outcome: Outcome[Any] = Outcome()
+        outcome: Outcome[Any] = _NO_OUTCOME  # every call makes one attempt at least
         attempt = 0
         while attempt < tries:
             attempt += 1
             self.attempts = attempt
             if loaded.asynchronous:
-                with self.printed.active(), context.activate():
-                    outcome = await drive(
+                # What `with self.printed.active(), context.activate():` does, without its two objects.
+                printing, current = start_capture(self.printed), make_current(context)
+                try:
+                    started = begin(
                         lambda: tool.execute(payload, context),
                         timeout,
                         loaded.label,
                         lambda value: _render(value, tool.output_schema, self.max_output_bytes),
                         guard if attempt == 1 else None,  # the first attempt takes the call's guard over
                     )
-                if outcome.then_ran:
-                    return self._serialized(outcome, timeout)
+                    outcome = started if isinstance(started, Outcome) else await started
+                finally:
+                    stop_current(current)
+                    stop_capture(printing)
+                if outcome.then_ran:  # the result: its text, or why it has none
+                    if outcome.error is None and not outcome.timed_out:
+                        return cast(str, outcome.value)  # what _render returned
+                    self._serialization_refused(outcome, timeout)
             else:
                 outcome = await invoke(
                     self.store.pool,

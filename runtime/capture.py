@@ -18,10 +18,10 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Iterable
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any, Final, TextIO, cast
 
-__all__ = ["Capture", "install"]
+__all__ = ["Capture", "install", "start_capture", "stop_capture"]
 
 #: A capture keeps at most this much text; a tool printing in a loop cannot exhaust memory.
 MAX_CAPTURED_CHARS: Final = 64 * 1024
@@ -75,13 +75,25 @@ class _Active:
         self._capture = capture
 
     def __enter__(self) -> Capture:
-        if type(sys.stdout) is not _Redirect or type(sys.stderr) is not _Redirect:
-            install()
-        self._token = _ACTIVE.set(self._capture)
+        self._token = start_capture(self._capture)
         return self._capture
 
     def __exit__(self, *exc_info: object) -> None:
-        _ACTIVE.reset(self._token)
+        stop_capture(self._token)
+
+
+def start_capture(capture: Capture) -> Token[Capture | None]:
+    """What ``capture.active()`` does on entering: this context's prints go to ``capture``
+    until ``stop_capture(token)``.  Without an object to make (the call path's, once per call).
+    """
+    if type(sys.stdout) is not _Redirect or type(sys.stderr) is not _Redirect:
+        install()
+    return _ACTIVE.set(capture)
+
+
+def stop_capture(token: Token[Capture | None]) -> None:
+    """Undo the ``start_capture`` that gave ``token``."""
+    _ACTIVE.reset(token)
 
 
 class _Redirect:

@@ -15,7 +15,7 @@ import math
 import threading
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal
@@ -27,7 +27,16 @@ from .data.open import scratch_store
 from .ownjson import read_json, write_json
 from .serialize import human_size
 
-__all__ = ["MAX_STATE_BYTES", "STATE_LOCK_WAIT", "Environment", "StateError", "ToolContext", "ToolState"]
+__all__ = [
+    "MAX_STATE_BYTES",
+    "STATE_LOCK_WAIT",
+    "Environment",
+    "StateError",
+    "ToolContext",
+    "ToolState",
+    "make_current",
+    "stop_current",
+]
 
 Environment = Literal["sandbox", "production"]
 
@@ -378,8 +387,20 @@ class _Activation:
         self._context = context
 
     def __enter__(self) -> ToolContext:
-        self._token = _CURRENT.set(self._context)
+        self._token = make_current(self._context)
         return self._context
 
     def __exit__(self, *exc_info: object) -> None:
-        _CURRENT.reset(self._token)
+        stop_current(self._token)
+
+
+def make_current(context: ToolContext) -> Token[ToolContext]:
+    """What ``context.activate()`` does on entering: ``context`` is ``ToolContext.current()``
+    until ``stop_current(token)``.  Without an object to make (the call path's, once per call).
+    """
+    return _CURRENT.set(context)
+
+
+def stop_current(token: Token[ToolContext]) -> None:
+    """Undo the ``make_current`` that gave ``token``."""
+    _CURRENT.reset(token)

@@ -27,7 +27,7 @@ from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from .deadlines import DeadlineExceeded, Guard
 
-__all__ = ["Outcome", "drive", "drive_sync"]
+__all__ = ["Outcome", "begin", "drive", "drive_sync"]
 
 _T = TypeVar("_T")
 logger = logging.getLogger("skillc.runtime")
@@ -177,25 +177,17 @@ def _left_behind(iterator: Any, label: str) -> Outcome[Any]:
     return _TIMED_OUT
 
 
-async def drive(
+def begin(
     function: Callable[[], Awaitable[_T] | _T],
     timeout: float,
     label: str,
     then: Callable[[_T], Any] | None = None,
     guard: Guard | None = None,
-) -> Outcome[Any]:
-    """Run ``function()`` and await what it returns, inline, under a deadline of ``timeout`` seconds.
+) -> Outcome[Any] | Awaitable[Outcome[Any]]:
+    """``drive``'s first step, made here and now: its ``Outcome`` if the code finished without
+    suspending, else what to await for the rest of it (in the same task, at once).
 
-    Never raises, but for a cancellation of the calling task (which goes through).
-    ``label`` names the code in log messages ("tool 'x'").  Code that finishes without
-    suspending (most small tools) costs no generator, task or timer at all.
-
-    ``then``, if given, is run on the code's value, under the same guard given ``timeout``
-    seconds anew (the result's validation and serialization, say): the outcome then holds
-    what it returned, or what it raised, or that its deadline passed, with ``then_ran`` set.
-
-    ``guard``, if given, is a guard of the caller's that this code takes over (given
-    ``timeout`` anew, and closed at the end): one guard less to make per call.
+    For a caller that would otherwise pay for a coroutine of ``drive``'s own on every call.
     """
     if guard is None:
         guard = Guard(time.monotonic() + timeout, label)
@@ -229,4 +221,28 @@ async def drive(
     except DeadlineExceeded:  # it landed as the code finished, before the guard knew
         guard.close()
         return _TIMED_OUT
-    return await _Driven(guard, iterator, yielded, then, timeout)
+    return _Driven(guard, iterator, yielded, then, timeout)
+
+
+async def drive(
+    function: Callable[[], Awaitable[_T] | _T],
+    timeout: float,
+    label: str,
+    then: Callable[[_T], Any] | None = None,
+    guard: Guard | None = None,
+) -> Outcome[Any]:
+    """Run ``function()`` and await what it returns, inline, under a deadline of ``timeout`` seconds.
+
+    Never raises, but for a cancellation of the calling task (which goes through).
+    ``label`` names the code in log messages ("tool 'x'").  Code that finishes without
+    suspending (most small tools) costs no generator, task or timer at all.
+
+    ``then``, if given, is run on the code's value, under the same guard given ``timeout``
+    seconds anew (the result's validation and serialization, say): the outcome then holds
+    what it returned, or what it raised, or that its deadline passed, with ``then_ran`` set.
+
+    ``guard``, if given, is a guard of the caller's that this code takes over (given
+    ``timeout`` anew, and closed at the end): one guard less to make per call.
+    """
+    started = begin(function, timeout, label, then, guard)
+    return started if isinstance(started, Outcome) else await started
