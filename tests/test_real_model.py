@@ -50,7 +50,8 @@ def test_an_order_lookup_is_answered_with_the_tool_data(demo: Path, skill: RunSk
 
 
 def test_a_denied_cancellation_ends_within_three_model_steps(demo: Path, skill: RunSkill) -> None:
-    code, output = _chat(skill, demo, "Please cancel order A1002")
+    # The reason is given, so that the model calls the tool rather than asking for one first.
+    code, output = _chat(skill, demo, "Please cancel order A1002; the reason: I ordered it twice.")
     assert code in (0, 1), output
     calls = output.count("-> cancel_order")
     assert 1 <= calls <= 2, output  # at most 3 model steps: two refused calls and the answer
