@@ -160,7 +160,7 @@ def compile_project(
 
     mark = time.perf_counter()
     # Not imported on a cache hit, which needs no linking: start-up stays fast.
-    from .link_cache import LINK_CACHE, config_digest, load_link, record_link, reused_link, save_link, worth_saving
+    from .link_cache import LINK_CACHE, config_digest, load_link, record_link, reused_link, save_link
 
     link_path = config.root / CACHE_DIR / LINK_CACHE
     config_key = config_digest(config, pyproject)
@@ -244,7 +244,9 @@ def compile_project(
         remember(written)
     if use_cache:
         record = record_link(linked, index, config_key)
-        if worth_saving(record, last_link):
+        # Saved when it says more than the one on disk: a new link, a changed file (whose old
+        # summary the index cache no longer holds), new closures or tool digests.
+        if record != last_link:
             save_link(link_path, record)
         if session is not None:
             session.link = record

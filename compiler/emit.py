@@ -54,16 +54,11 @@ def json_bytes(document: object, *, sort_keys: bool = True) -> bytes:
     ensure_ascii=False)`` writes, made without its pure-Python indenting encoder (a
     thousand documents per compile); anything but plain JSON data goes to ``json.dumps``.
     """
-    return (_json_text(document, sort_keys) + "\n").encode()
-
-
-def _json_text(document: object, sort_keys: bool) -> str:
-    """``json_bytes``'s text, without its final newline."""
-    return indented_json(document, sort_keys=sort_keys)
+    return (indented_json(document, sort_keys=sort_keys) + "\n").encode()
 
 
 def _object_bytes(fields: Sequence[tuple[str, str]]) -> bytes:
-    """``json_bytes`` of an object whose values are given as ``_json_text`` already, in order.
+    """``json_bytes`` of an object whose values are given as ``indented_json`` text already, in order.
 
     A value nests by indenting each of its lines: JSON text has a line break only between
     its parts (one inside a string is written ``\\n``).
@@ -172,10 +167,10 @@ def emit_dist(
         files[f"{folder}/tool.json"] = _object_bytes(
             [
                 ("type", '"function"'),
-                ("name", _json_text(tool.info.name, False)),
-                ("description", _json_text(tool.info.description, False)),
+                ("name", indented_json(tool.info.name)),
+                ("description", indented_json(tool.info.description)),
                 ("parameters", schemas.parameters_json),
-                ("strict", _json_text(tool.info.settings[STRICT], False)),
+                ("strict", indented_json(tool.info.settings[STRICT])),
             ]
         )
     for skill in skills:

@@ -47,7 +47,6 @@ __all__ = [
     "record_link",
     "reused_link",
     "save_link",
-    "worth_saving",
 ]
 
 LINK_CACHE = "link.pickle"
@@ -147,12 +146,6 @@ def reused_link(last: LinkRecord | None, index: ProjectIndex, config: Config, co
         if digest is not None:
             linker.tool_digests[(tool.name, tool.module, tool.qualname)] = (tool, digest)
     return LinkResult(last.agent, list(last.skills), list(last.tools), linker.findings, linker, list(last.misnamed))
-
-
-def worth_saving(record: LinkRecord, last: LinkRecord | None) -> bool:
-    """Whether ``record`` says more than ``last`` on disk: a new link, a changed file (whose
-    old summary the index cache no longer holds), new closures or tool digests."""
-    return record != last
 
 
 def record_link(linked: LinkResult, index: ProjectIndex, config_key: str) -> LinkRecord:

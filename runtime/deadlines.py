@@ -268,14 +268,13 @@ class _Watchdog:
     """One daemon thread that looks at the guards every ``TICK`` while there are any."""
 
     def __init__(self) -> None:
-        self._busy = _BUSY
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
     def wake(self) -> None:
-        if self._busy.is_set():
+        if _BUSY.is_set():
             return
-        self._busy.set()
+        _BUSY.set()
         if self._thread is None:
             with self._lock:
                 if self._thread is None:
@@ -285,7 +284,7 @@ class _Watchdog:
     def _run(self) -> None:
         idle_since: float | None = None
         while True:
-            self._busy.wait()
+            _BUSY.wait()
             now = time.monotonic()
             if not _GUARDS:
                 # Calls come in runs: stay awake a little, so that the next guard need not wake this thread.
@@ -294,7 +293,7 @@ class _Watchdog:
                     time.sleep(TICK)
                     continue
                 idle_since = None
-                self._busy.clear()
+                _BUSY.clear()
                 if not _GUARDS:  # a guard made after the clear set the event again
                     continue
             idle_since = None

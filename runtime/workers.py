@@ -30,8 +30,8 @@ from concurrent.futures import Future
 from contextvars import Context, copy_context
 from typing import Any, Final, Generic, TypeVar
 
-from .capture import Capture
-from .context import ToolContext
+from .capture import Capture, start_capture, stop_capture
+from .context import ToolContext, make_current, stop_current
 from .imports import ImportScope, reset_running, set_running
 from .inline import CLOSE_GRACE, Outcome, drive
 
@@ -190,7 +190,7 @@ class _Entered:
     every sync call, in the worker thread, on the way to the result.
     """
 
-    __slots__ = ("_activation", "_active", "_running", "capture", "context", "scope")
+    __slots__ = ("_current", "_printing", "_running", "capture", "context", "scope")
 
     def __init__(self, capture: Capture | None, context: ToolContext | None, scope: ImportScope | None) -> None:
         self.capture = capture
@@ -199,24 +199,22 @@ class _Entered:
 
     def __enter__(self) -> None:
         self._running = set_running(self.scope)
-        self._active = self._activation = None
+        self._printing = self._current = None
         try:
             if self.capture is not None:
-                self._active = self.capture.active()
-                self._active.__enter__()
+                self._printing = start_capture(self.capture)
             if self.context is not None:
-                self._activation = self.context.activate()
-                self._activation.__enter__()
+                self._current = make_current(self.context)
         except BaseException:
             self.__exit__()
             raise
 
     def __exit__(self, *exc_info: object) -> None:
         try:
-            if self._activation is not None:
-                self._activation.__exit__()
-            if self._active is not None:
-                self._active.__exit__()
+            if self._current is not None:
+                stop_current(self._current)
+            if self._printing is not None:
+                stop_capture(self._printing)
         finally:
             reset_running(self._running)
 
