@@ -1,5 +1,5 @@
 """``python -m skillc.cli``: the same as the ``skill`` command."""
 
-from .main import main
+from .entry import main
 
 main()

@@ -2,7 +2,9 @@
 
 Commands return their exit code.  A ``UserError`` is printed as a message (with its
 hint) and exits with its own code; a usage error of the parser exits 2; anything else is a bug
-in skillc, reported in one line unless ``--debug`` asks for the traceback.
+in skillc, reported in one line unless ``--debug`` asks for the traceback.  A Ctrl-C that the
+command does not handle itself says ``interrupted`` and exits 130, whenever it comes (see
+``cli.entry`` for the time before this module is loaded).
 
 A plain command line of ``skill test`` or ``skill serve`` runs without typer
 (``commands.quick_call``); every other one, and any that is not plain, is typer's.
@@ -16,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO, cast
 
-from ..contracts.errors import SkillError, UserError
+from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UserError
 from ..runtime.deadlines import HOPELESS_AFTER, set_last_resort
 from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
@@ -24,7 +26,6 @@ from .consoles import shown, stderr, take_stdout
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
 EXIT_INTERNAL = 70
-EXIT_INTERRUPTED = 130
 
 
 def escape(text: str) -> str:
@@ -47,7 +48,7 @@ def _typer_main(args: list[str]) -> Any:
 
     command = typer.main.get_command(app_for(args))
     try:
-        return command.main(args=args, prog_name="skill", standalone_mode=False)
+        code = command.main(args=args, prog_name="skill", standalone_mode=False)
     except typer.TyperException as error:  # click's usage errors, as typer re-exports them
         show = getattr(error, "show", None)
         if callable(show):
@@ -58,8 +59,13 @@ def _typer_main(args: list[str]) -> Any:
     except typer.Exit as error:
         return error.exit_code
     except typer.Abort:
-        stderr().print("interrupted")
+        stderr().print(INTERRUPTED)
         return EXIT_INTERRUPTED
+    # typer answers a Ctrl-C in a command with Exit(130), which it returns without a word; no
+    # command of skill's returns 130 itself.
+    if code == EXIT_INTERRUPTED:
+        stderr().print(INTERRUPTED)
+    return code
 
 
 def _quick_main(call: Callable[[], int]) -> int:
@@ -68,9 +74,10 @@ def _quick_main(call: Callable[[], int]) -> int:
         return call()
     except EOFError:  # typer: a new line on stderr, then Abort
         print(file=sys.stderr, flush=True)
-        stderr().print("interrupted")
+        stderr().print(INTERRUPTED)
         return EXIT_INTERRUPTED
-    except KeyboardInterrupt:  # typer: Exit(130), which says nothing
+    except KeyboardInterrupt:  # as _typer_main reports typer's Exit(130)
+        stderr().print(INTERRUPTED)
         return EXIT_INTERRUPTED
     except OSError as error:
         if error.errno != errno.EPIPE:
@@ -92,7 +99,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         call = quick_call(args)
         result = _quick_main(call) if call is not None else _typer_main(args)
     except KeyboardInterrupt:
-        stderr().print("interrupted")
+        stderr().print(INTERRUPTED)
         return EXIT_INTERRUPTED
     except UserError as error:
         _report(error)

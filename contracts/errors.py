@@ -10,7 +10,9 @@ from __future__ import annotations
 
 __all__ = [
     "EXIT_ERRORS",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "INTERRUPTED",
     "EXIT_USAGE",
     "ConfigError",
     "SkillError",
@@ -22,6 +24,9 @@ __all__ = [
 EXIT_OK = 0
 EXIT_ERRORS = 1
 EXIT_USAGE = 2
+#: A Ctrl-C that the command did not handle itself; the CLI says ``INTERRUPTED`` on stderr.
+EXIT_INTERRUPTED = 130
+INTERRUPTED = "interrupted"
 
 
 class SkillError(Exception):

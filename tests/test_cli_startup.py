@@ -5,21 +5,25 @@ The modules a command imported are read from Python's own ``-X importtime`` repo
 which modules were loaded.  Also here: the command line builds only the command it is
 given, yet help and typos still see every command; a plain ``skill test`` or ``skill
 serve`` command line is parsed without typer, exactly as typer parses it; and the
-consoles print what tools say as it was written.
+consoles print what tools say as it was written; and a Ctrl-C while the command line is
+still loading ends it as an interrupted command, without a traceback.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import os
 import re
+import signal
+import subprocess
 import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
-from helpers import AGENT, RunSkill, write_project
+from helpers import AGENT, SKILL, RunSkill, write_project
 from skillc.cli import commands
 from skillc.cli.quick import parse_plain
 from skillc.cli.typer_commands import typer_command
@@ -260,3 +264,38 @@ def test_emoji_codes_in_a_result_are_shown_as_written(skill: RunSkill, tmp_path:
     assert result.code == 0, result.stderr
     assert 'Input: {"text": ":smile:"}' in result.stdout
     assert result.stdout.splitlines()[-2:] == ["Result: text", ":smile: :thumbs_up:"]
+
+
+@pytest.mark.parametrize(
+    "loaded",
+    ["skillc.cli.entry", "skillc.contracts.errors", "skillc.cli.commands", "skillc.cli.main", "skillc.compiler.api"],
+)
+def test_a_ctrl_c_while_the_command_line_loads_is_an_interruption(tmp_path: Path, loaded: str) -> None:
+    """SIGINT right after ``loaded`` was imported: ``interrupted``, exit 130, and no traceback.
+
+    The import report on standard error says how far the process got, so the signal lands
+    while the rest of the command line is still being imported.
+    """
+    scaffold_project(Path("demo"), cwd=tmp_path)
+    environment = {**os.environ, **IMPORT_REPORT}
+    with subprocess.Popen(
+        [str(SKILL), "compile"],
+        cwd=tmp_path / "demo",
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stderr is not None
+        report: list[str] = []
+        for line in process.stderr:
+            report.append(line)
+            if (match := _IMPORTED.match(line.rstrip("\n"))) and match[1] == loaded:
+                process.send_signal(signal.SIGINT)
+                break
+        else:
+            pytest.fail(f"{loaded} was never imported:\n{''.join(report)}")
+        rest = process.stderr.read()
+        code = process.wait(timeout=60)
+    said = [line for line in rest.splitlines() if not _IMPORTED.match(line)]
+    assert (code, said) == (130, ["interrupted"]), rest
