@@ -29,6 +29,10 @@ _CONTROLS: dict[int, str] = {
 _CONTROLS.update({code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
 
 
+#: The width of a console whose stream is no terminal.
+_PIPED_WIDTH = 1000
+
+
 def visible(text: str) -> str:
     """``text`` safe to print on a terminal: its control characters shown, not obeyed.
 
@@ -113,15 +117,20 @@ def stdout() -> Console:
 def _console(stream: TextIO) -> Console:
     from rich.console import Console
 
-    return Console(file=stream, highlight=False, emoji=False, soft_wrap=True, width=None if stream.isatty() else 1000)
+    return Console(file=stream, highlight=False, emoji=False, soft_wrap=True, width=_width(stream))
+
+
+def _width(stream: TextIO) -> int | None:
+    """A terminal's own width; piped, a width no table is cut to (rich would take 80 columns)."""
+    return None if stream.isatty() else _PIPED_WIDTH
 
 
 @cache
 def stderr() -> Console:
-    """Standard error, for messages about what went wrong."""
+    """Standard error, for messages about what went wrong; piped, not cut to a terminal's width either."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, emoji=False, soft_wrap=True, width=_width(sys.stderr))
 
 
 def notice(message: str) -> None:

@@ -109,6 +109,19 @@ def test_a_project_that_does_not_compile_exits_1(skill: RunSkill, demo: Path) ->
     assert "error: the project does not compile; fix the errors above first" in result.stderr
 
 
+def test_the_report_of_a_failed_compile_is_not_cut_to_80_columns_on_a_pipe(skill: RunSkill, demo: Path) -> None:
+    """Piped, standard error gets each tool's row on one line, as standard output does (no terminal, no width)."""
+    (demo / "src/broken.py").write_text("def f(:\n    pass\n")
+    # No COLUMNS (the tests' own default is 200): rich would take 80 for a stream that is no terminal.
+    result = skill("test", "--name", "lookup_order", "--input", "{}", cwd=demo, env={"COLUMNS": ""})
+    assert result.code == 1
+    rows = {
+        line.split()[0]: line.rstrip() for line in result.stderr.splitlines() if line.startswith(("cancel", "lookup"))
+    }
+    assert rows["cancel_order"].endswith("src/skills/tools/cancel_order.py:14    timeout 60s, needs approval")
+    assert rows["lookup_order"].endswith("src/skills/tools/lookup_order.py:18    timeout 10s, async")
+
+
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("fuzz")
