@@ -190,8 +190,7 @@ class Tool:
             raise ToolDefinitionError(f"{where}: execute must be a function")
         if not isinstance(self.description, str):
             raise ToolDefinitionError(f"{where}: description must be a string")
-        for attribute in ("input_schema", "output_schema"):
-            value = getattr(self, attribute)
+        for attribute, value in self._declared_schemas():
             if value is not None and not _is_model_class(value):
                 raise ToolDefinitionError(f"{where}: {attribute} must be a pydantic model class, not {value!r}")
         condition = getattr(self, "condition", None)
@@ -203,6 +202,10 @@ class Tool:
             )
         except InvalidSetting as error:
             raise ToolDefinitionError(f"{where}: {error}") from None
+
+    def _declared_schemas(self) -> tuple[tuple[str, object], ...]:
+        """The models the tool's author gave, by attribute, for ``_check`` to look at."""
+        return (("input_schema", self.input_schema), ("output_schema", self.output_schema))
 
     def _check_client(self, where: str, has_execute: bool) -> None:
         """A client-side tool's result comes from the caller: it has no code of its own to run."""
@@ -255,7 +258,12 @@ class FunctionTool(Tool):
         self.function = function
         docstring = parse_docstring(inspect.getdoc(function))
         tool_name = name if name is not None else getattr(function, "__name__", "")
-        self.input_schema, self.context_parameter = self._input_model(function, docstring.args)
+        self._arg_docs = docstring.args
+        self._parameters: tuple[type[BaseModel], str | None] | None = None
+        try:
+            self._parameters = _input_model(function, docstring.args)
+        except _NotYetDefined:  # a hint names what the module defines further down: made on first use
+            pass
         client = settings.get(CLIENT.name) is True
         if client and not is_stub(function):
             raise ToolDefinitionError(
@@ -265,43 +273,40 @@ class FunctionTool(Tool):
         super().__init__(
             name=tool_name,
             description=docstring.description if description is None else description,
-            input_schema=self.input_schema,
             execute=_UNSET if client else self._execute,
             condition=condition,
             output_schema=output_schema,
             **settings,
         )
 
-    @staticmethod
-    def _input_model(function: Callable[..., Any], arg_docs: Mapping[str, str]) -> tuple[type[BaseModel], str | None]:
-        """Build the pydantic model of the function's parameters."""
-        label = getattr(function, "__qualname__", repr(function))
-        try:
-            hints = typing.get_type_hints(function, include_extras=True)
-        except Exception as error:  # any failure to evaluate a hint means the same thing
-            raise ToolDefinitionError(f"@tool {label}: cannot resolve its type hints ({error})") from error
-        fields: dict[str, Any] = {}
-        context_parameter: str | None = None
-        for parameter in inspect.signature(function).parameters.values():
-            if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
-                raise ToolDefinitionError(
-                    f"@tool {label}: parameter {parameter.name!r} must be a plain or "
-                    "keyword-only parameter (no *args, **kwargs or positional-only)"
-                )
-            annotation = hints.get(parameter.name, Any)
-            if is_context_annotation(annotation):
-                context_parameter = parameter.name
-                continue
-            note = annotated_note(annotation)
-            if parameter.name in arg_docs:
-                annotation = with_description(annotation, arg_docs[parameter.name])
-            if note is not None:  # weaker than the docstring's Args: and than an explicit Field
-                annotation = with_description(annotation, note)
-            default = ... if parameter.default is parameter.empty else parameter.default
-            fields[parameter.name] = (annotation, default)
-        model_name = function_input_model_name(getattr(function, "__name__", "tool"))
-        model = create_model(model_name, __module__=getattr(function, "__module__", __name__), **fields)
-        return typing.cast(type[BaseModel], model), context_parameter
+    @property
+    def input_schema(self) -> type[BaseModel]:  # type: ignore[override]  # made from the parameters, never set
+        """The pydantic model of the function's parameters (see ``_input_model``).
+
+        Made when the decorator runs, or, when a type hint names what the module defines
+        further down (``from __future__ import annotations``, a quoted hint), the first time
+        it is asked for: by then the module has finished importing.  A hint that still
+        names nothing then raises ``ToolDefinitionError``.
+        """
+        return self._made()[0]
+
+    @property
+    def context_parameter(self) -> str | None:
+        """The parameter annotated ``ToolContext``, which receives the call's context; ``None`` if none is."""
+        return self._made()[1]
+
+    def _made(self) -> tuple[type[BaseModel], str | None]:
+        made = self._parameters
+        if made is None:
+            try:
+                made = self._parameters = _input_model(self.function, self._arg_docs)
+            except _NotYetDefined as error:
+                raise ToolDefinitionError(str(error)) from error.__cause__
+        return made
+
+    def _declared_schemas(self) -> tuple[tuple[str, object], ...]:
+        # The input model is made here from the parameters: only the output model is the author's.
+        return (("output_schema", self.output_schema),)
 
     def _execute(self, input: BaseModel, ctx: ToolContext) -> Any:
         arguments = {key: getattr(input, key) for key in type(input).model_fields}
@@ -449,3 +454,44 @@ class Agent:
                 return item
         known = ", ".join(sorted(item.name for _, item in self.iter_tools())) or "none"
         raise KeyError(f"no tool {name!r} in agent {self.name!r} (tools: {known})")
+
+
+class _NotYetDefined(ToolDefinitionError):
+    """A type hint of a ``@tool`` function names something not defined when the hints are read."""
+
+
+def _input_model(function: Callable[..., Any], arg_docs: Mapping[str, str]) -> tuple[type[BaseModel], str | None]:
+    """The pydantic model of the function's parameters, and the name of its ``ToolContext`` parameter.
+
+    ``_NotYetDefined`` if a hint names something not defined (yet); ``ToolDefinitionError``
+    for anything else that keeps the parameters from making a model.
+    """
+    label = getattr(function, "__qualname__", repr(function))
+    try:
+        hints = typing.get_type_hints(function, include_extras=True)
+    except NameError as error:
+        raise _NotYetDefined(f"@tool {label}: cannot resolve its type hints ({error})") from error
+    except Exception as error:  # any other failure to evaluate a hint means the same thing
+        raise ToolDefinitionError(f"@tool {label}: cannot resolve its type hints ({error})") from error
+    fields: dict[str, Any] = {}
+    context_parameter: str | None = None
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            raise ToolDefinitionError(
+                f"@tool {label}: parameter {parameter.name!r} must be a plain or "
+                "keyword-only parameter (no *args, **kwargs or positional-only)"
+            )
+        annotation = hints.get(parameter.name, Any)
+        if is_context_annotation(annotation):
+            context_parameter = parameter.name
+            continue
+        note = annotated_note(annotation)
+        if parameter.name in arg_docs:
+            annotation = with_description(annotation, arg_docs[parameter.name])
+        if note is not None:  # weaker than the docstring's Args: and than an explicit Field
+            annotation = with_description(annotation, note)
+        default = ... if parameter.default is parameter.empty else parameter.default
+        fields[parameter.name] = (annotation, default)
+    model_name = function_input_model_name(getattr(function, "__name__", "tool"))
+    model = create_model(model_name, __module__=getattr(function, "__module__", __name__), **fields)
+    return typing.cast(type[BaseModel], model), context_parameter

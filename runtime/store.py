@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..contracts.errors import ToolDefinitionError
 from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
 from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, PER_CALL, RETRIES, STRICT, TIMEOUT
 from .bundles import LoadError, ModuleSpace
@@ -266,7 +267,10 @@ class DistStore:
             if not isinstance(found, dict):
                 raise LoadError(f"{entry.schemas.input} holds no JSON object; recompile with `skill compile`")
             schema = found
-        return LoadedTool(entry, value, schema, scope)
+        try:
+            return LoadedTool(entry, value, schema, scope)  # a @tool function's model may be made only now
+        except ToolDefinitionError as error:
+            raise LoadError(f"{what} cannot be defined: {error}") from None
 
     def _import_condition(self, skill: SkillEntry) -> Callable[[], Any]:
         condition = skill.condition

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import string
 from typing import Annotated, Any, Literal
 
@@ -289,11 +290,38 @@ def test_function_form_refuses_variadic_parameters() -> None:
 
 
 def test_function_form_names_a_hint_it_cannot_resolve() -> None:
+    """A name no one defines: refused when the model is first asked for (the module has finished by then)."""
+
     def hinted(x: Missing) -> None:  # type: ignore[name-defined]  # noqa: F821
         return None
 
-    with pytest.raises(ToolDefinitionError, match="cannot resolve its type hints"):
-        tool(hinted)
+    made = tool(hinted)
+    message = re.escape("@tool test_function_form_names_a_hint_it_cannot_resolve.<locals>.hinted: ")
+    with pytest.raises(
+        ToolDefinitionError, match=message + r"cannot resolve its type hints \(name 'Missing' is not defined\)"
+    ):
+        made.input_schema  # noqa: B018
+
+
+def test_function_form_makes_its_model_on_first_use_when_a_hint_names_what_comes_further_down() -> None:
+    """``from __future__ import annotations``: the decorator runs before ``Box`` exists; its model is made later."""
+    module = (
+        "from __future__ import annotations\n"
+        "from pydantic import BaseModel\n"
+        "from skillc import ToolContext, tool\n"
+        "@tool\n"
+        "def measure(box: Box, *, ctx: ToolContext) -> int:\n"
+        "    return box.width\n"
+        "class Box(BaseModel):\n"
+        "    width: int\n"
+    )
+    namespace: dict[str, Any] = {"__name__": "boxes"}
+    exec(compile(module, "boxes.py", "exec"), namespace)  # noqa: S102 - the test's own source
+    measure = namespace["measure"]
+    assert measure.context_parameter == "ctx"
+    assert measure.input_schema.model_json_schema()["required"] == ["box"]
+    payload = measure.input_schema.model_validate({"box": {"width": 3}})
+    assert measure.execute(payload, ToolContext()) == 3
 
 
 def test_function_form_with_an_invalid_name() -> None:
