@@ -51,6 +51,18 @@ CHECKS: dict[str, Check] = {
         _check("skill/missing-name", Severity.ERROR, "A registered tool has no name."),
         _check("skill/missing-execute", Severity.ERROR, "Tool must have an execute function."),
         _check(
+            "skill/generator-function",
+            Severity.ERROR,
+            "execute, a @tool function, condition() or a needs_approval function yields: calling it makes a "
+            "generator, where the runtime needs the whole result.",
+        ),
+        _check(
+            "skill/call-signature",
+            Severity.ERROR,
+            "execute, condition() or a needs_approval function cannot take the arguments the runtime calls it "
+            "with: execute(input, ctx), needs_approval(input, ctx), condition().",
+        ),
+        _check(
             "skill/client-tool-execute",
             Severity.ERROR,
             "A client-side tool (client = True) also has code to run: an execute, a @tool function body "

@@ -4,7 +4,8 @@ A ``DefinitionReader`` reads what the compiler reasons about: a class's bases,
 keywords, decorators, class-level attributes and method signatures; a function's
 decorators, parameters, return annotation and docstring; the names an assignment
 binds.  Of a function's body only its top-level statements are looked at, for the first
-that does something (``FunctionInfo.code_at``).
+that does something (``FunctionInfo.code_at``), and, where its text holds ``yield``, its own
+code, for the first ``yield`` (``FunctionInfo.yields_at``).
 """
 
 from __future__ import annotations
@@ -99,7 +100,23 @@ class DefinitionReader(ExpressionReader):
             pos=pos,
             branch=branch,
             code_at=next((self._pos(item) for item in node.body if not _does_nothing(item)), None),
+            yields_at=self._first_yield(node),
         )
+
+    def _first_yield(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Pos | None:
+        """Where the function's own body first yields, not a function, lambda or class inside it."""
+        first, last = node.body[0].lineno, node.end_lineno or node.body[-1].lineno
+        if not any(b"yield" in line for line in self.lines[first - 1 : last]):
+            return None  # the usual case, decided without walking the body
+        found: list[Pos] = []
+        pending: list[ast.AST] = list(reversed(node.body))
+        while pending:
+            item = pending.pop()
+            if isinstance(item, ast.Yield | ast.YieldFrom):
+                found.append(self._pos(item))
+            elif not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                pending.extend(reversed(list(ast.iter_child_nodes(item))))
+        return min(found, key=lambda pos: (pos.line, pos.col)) if found else None
 
     def _param(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
         return Param(

@@ -92,6 +92,165 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/generator-function": CheckExamples(
+        valid=(
+            Example(GOOD),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def execute(self, input, ctx):\n"
+                        + "        def parts():\n"
+                        + "            yield 'yield is a word here'\n"
+                        + "        return list(parts())\n"
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    async def execute(self, input, ctx):\n"
+                        + "        for number in range(3):\n"
+                        + "            yield number\n"
+                    ),
+                },
+                ("src/tools.py", 13, 12),
+            ),
+            Example(
+                {
+                    "agent.py": agent("lookup", "from tools import lookup"),
+                    "tools.py": (
+                        "from skillc import tool\n"
+                        "\n"
+                        "@tool\n"
+                        "def lookup(order_id: str):\n"
+                        '    """Look up an order."""\n'
+                        "    yield from order_id\n"
+                    ),
+                },
+                ("src/tools.py", 6, 4),
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n' + SETTINGS + EXECUTE + "    def condition(self):\n        yield True\n"
+                    ),
+                },
+                ("src/tools.py", 14, 8),
+            ),
+        ),
+    ),
+    "skill/call-signature": CheckExamples(
+        valid=(
+            Example(GOOD),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    @staticmethod\n    def execute(input, ctx):\n        return 1\n"
+                    ),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def execute(self, input, ctx, limit=5, *, page=1):\n        return 1\n"
+                        + "    def condition(self, strict=False):\n        return True\n"
+                    ),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n' + SETTINGS + "    def execute(self, *args):\n        return 1\n"
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n' + SETTINGS + "    def execute(self, input):\n        return 1\n"
+                    ),
+                },
+                ("src/tools.py", 11, 4),
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def execute(self, input, ctx, limit):\n        return 1\n"
+                    ),
+                },
+                ("src/tools.py", 11, 4),
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + EXECUTE
+                        + "    def condition(self, ctx):\n        return True\n"
+                    ),
+                },
+                ("src/tools.py", 13, 4),
+            ),
+            Example(
+                {
+                    "agent.py": agent("lookup", "from tools import lookup"),
+                    "tools.py": (
+                        "from pydantic import BaseModel\n"
+                        "from skillc import Tool\n"
+                        "\n"
+                        "class LookupInput(BaseModel):\n"
+                        "    order_id: str\n"
+                        "\n"
+                        "def run(input):\n"
+                        "    return input.order_id\n"
+                        "\n"
+                        'lookup = Tool(name="lookup", description="d", input_schema=LookupInput, execute=run)\n'
+                    ),
+                },
+                ("src/tools.py", 7, 0),
+            ),
+            Example(
+                {
+                    "agent.py": agent("lookup", "from tools import lookup"),
+                    "tools.py": (
+                        "from skillc import tool\n"
+                        "\n"
+                        "def ask(order_id, ctx, reason):\n"
+                        "    return True\n"
+                        "\n"
+                        "@tool(needs_approval=ask)\n"
+                        "def lookup(order_id: str) -> str:\n"
+                        '    """Look up an order."""\n'
+                        "    return order_id\n"
+                    ),
+                },
+                ("src/tools.py", 3, 0),
+            ),
+        ),
+    ),
     "skill/invalid-tool-name": CheckExamples(
         valid=(Example(GOOD),),
         invalid=(

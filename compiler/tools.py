@@ -14,6 +14,7 @@ import inspect
 from ..contracts.docstrings import parse_docstring
 from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
+from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
 from .client_tools import check_client_tool, declares_client
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
@@ -125,6 +126,8 @@ class ToolReader:
             )
         client = declares_client(self.linker, self.values, draft)
         is_async, callable_ = (False, True) if client else self._execute(draft)
+        if not client and not self._callable_as_called(draft):
+            callable_ = False
         input_model = self._model(draft, "input_schema")
         output_model = self._model(draft, "output_schema")
         if draft.function is None and input_model is None and self.setting(draft, "input_schema") is None:
@@ -278,6 +281,8 @@ class ToolReader:
                 runs = False
             else:
                 is_async = execute[1].is_async
+                if not self._takes_the_call(execute[0], execute[1], EXECUTE):
+                    runs = False
             init = linker.class_method(draft.cls, "__init__")
             if (draft.init_arguments or draft.init_keywords) and not self._accepts(draft, init):
                 runs = False
@@ -316,7 +321,9 @@ class ToolReader:
                 )
                 return False, False
             target = linker.resolve_expr(draft.module, execute_expr)
-            return isinstance(target, FunctionSym) and target.info.is_async, True
+            if not isinstance(target, FunctionSym):
+                return False, True
+            return target.info.is_async, self._takes_the_call(target, target.info, EXECUTE)
         assert draft.function is not None
         runs = True
         for param in draft.function.params:
@@ -328,7 +335,10 @@ class ToolReader:
                     f"parameter {param.name!r} of a @tool function must be a plain or keyword-only parameter",
                 )
                 runs = False
-        return draft.function.is_async, runs
+        label = f"{draft.function.name}()"
+        return draft.function.is_async, self._generator_reported(
+            draft.module, draft.function, label, "the tool"
+        ) and runs
 
     def _accepts(self, draft: ToolDraft, init: tuple[ClassSym, FunctionInfo] | None) -> bool:
         """Whether the class's ``__init__`` takes the arguments it is registered with (reported when not)."""
@@ -379,6 +389,59 @@ class ToolReader:
             hint=f"set {setting} = SomeModel, a class deriving from pydantic.BaseModel",
         )
         return None
+
+    def _callable_as_called(self, draft: ToolDraft) -> bool:
+        """Whether the tool's ``condition()`` and ``needs_approval`` function take what the runtime passes them."""
+        takes = True
+        for shape, attribute in ((CONDITION, "condition"), (NEEDS_APPROVAL_CALL, NEEDS_APPROVAL.name)):
+            if draft.cls is not None:
+                method = self.linker.class_method(draft.cls, attribute)
+                if method is not None:
+                    takes &= self._takes_the_call(method[0], method[1], shape)
+                continue
+            found = self.setting(draft, attribute)
+            target = self.linker.resolve_expr(found[0], found[1]) if found is not None else None
+            if isinstance(target, FunctionSym):
+                takes &= self._takes_the_call(target, target.info, shape)
+        return takes
+
+    def _takes_the_call(self, owner: ClassSym | FunctionSym, function: FunctionInfo, shape: CallShape) -> bool:
+        """Whether the runtime's call of ``function`` returns something it can use; each reason it would not is reported.
+
+        ``skill/call-signature``: Python cannot call it as the runtime does.  ``skill/generator-function``:
+        it yields, so the call returns a generator.  ``owner`` is the class that defines the
+        method ``function``, or the function's own symbol.
+        """
+        method = isinstance(owner, ClassSym)
+        label = f"{owner.info.name}.{function.name}()" if method else f"{function.name}()"
+        takes = self._generator_reported(owner.module, function, label, shape.name)
+        why = refusal(function, shape, method=method)
+        if why is None:
+            return takes
+        hint = (
+            "read the call's context with ToolContext.current() inside condition()"
+            if shape is CONDITION
+            else f"define it as `def {shape.name}(self, input, ctx)` on a class, or `def {shape.name}(input, ctx)`"
+        )
+        self.linker.report(
+            "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
+        )
+        return False
+
+    def _generator_reported(self, module: str, function: FunctionInfo, label: str, role: str) -> bool:
+        """Report a ``function`` whose body yields (``skill/generator-function``); whether it does not."""
+        if function.yields_at is None:
+            return True
+        made = "an async generator" if function.is_async else "a generator"
+        self.linker.report(
+            "skill/generator-function",
+            module,
+            function.yields_at,
+            f"{label} yields, so calling it makes {made}: the runtime calls {role} once and needs its "
+            "whole result, which it cannot take from a generator",
+            hint="collect the items and return them (a list, say) instead of yielding them",
+        )
+        return False
 
     def _has_condition(self, draft: ToolDraft) -> bool:
         if draft.cls is not None:

@@ -205,6 +205,9 @@ class FunctionInfo:
     #: Where the body first does something beyond a docstring, ``...``, ``pass`` or ``return None``;
     #: ``None`` for a body that does nothing (a client-side tool's function).
     code_at: Pos | None = None
+    #: Where the function's own body first yields (``yield`` or ``yield from``: calling it makes a
+    #: generator); ``None`` when it never does.
+    yields_at: Pos | None = None
 
 
 @dataclass(frozen=True)
