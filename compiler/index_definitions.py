@@ -72,7 +72,48 @@ class DefinitionReader(ExpressionReader):
             branch=branch,
             nested=tuple(nested),
             skipped=tuple(skipped),
+            self_assignments=self._self_assignments(node.body),
         )
+
+    def _self_assignments(self, body: Sequence[ast.stmt]) -> tuple[tuple[str, Pos], ...]:
+        """The attributes the methods of a class body assign on their first parameter, first assignment each."""
+        found: dict[str, Pos] = {}
+        for method in body:
+            if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.body:
+                continue
+            decorators = {item.id for item in method.decorator_list if isinstance(item, ast.Name)}
+            positional = [*method.args.posonlyargs, *method.args.args]
+            if "staticmethod" in decorators or not positional:
+                continue
+            owner = positional[0].arg
+            marker = (owner + ".").encode()
+            first, last = method.body[0].lineno, method.end_lineno or method.body[-1].lineno
+            if not any(marker in line for line in self.lines[first - 1 : last]):
+                continue  # most methods, decided without walking them
+            pending: list[ast.AST] = list(reversed(method.body))
+            while pending:
+                item = pending.pop()
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                    continue  # another function's own self
+                targets: list[ast.expr] = []
+                if isinstance(item, ast.Assign):
+                    targets = list(item.targets)
+                elif isinstance(item, ast.AnnAssign | ast.AugAssign):
+                    targets = [item.target]
+                while targets:
+                    target = targets.pop(0)
+                    if isinstance(target, ast.Tuple | ast.List):
+                        targets[:0] = target.elts
+                    elif isinstance(target, ast.Starred):
+                        targets.insert(0, target.value)
+                    elif (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == owner
+                    ):
+                        found.setdefault(target.attr, self._pos(target))
+                pending.extend(reversed(list(ast.iter_child_nodes(item))))
+        return tuple(sorted(found.items(), key=lambda item: (item[1].line, item[1].col)))
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, pos: Pos, branch: str | None) -> FunctionInfo:
         arguments = node.args

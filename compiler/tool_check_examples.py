@@ -278,6 +278,20 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": tool_class("    name = NAME\n" + SETTINGS + EXECUTE, header='NAME = "lookup"\n'),
                 }
             ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def __init__(self, limit=10):\n"
+                        + "        self.limit = limit\n"
+                        + "        def helper(self):\n"
+                        + "            self.timeout = 5\n"
+                        + EXECUTE
+                    ),
+                }
+            ),
         ),
         invalid=(
             Example(
@@ -286,6 +300,19 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": tool_class('    name = "look" + "up"\n' + SETTINGS + EXECUTE),
                 },
                 ("src/tools.py", 8, 11),
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def __init__(self, slow=False):\n"
+                        + "        self.limit, self.timeout = 10, 60 if slow else 5\n"
+                        + EXECUTE
+                    ),
+                },
+                ("src/tools.py", 12, 20),
             ),
         ),
     ),

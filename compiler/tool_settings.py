@@ -22,14 +22,14 @@ from .resolve import ExternalSym, FunctionSym, Linker
 from .tool_drafts import ToolDraft, setting_of, tool_decorator
 from .types import BinOp, Call, Dynamic, Expr
 
-__all__ = ["REPORTED", "Reported", "SettingsReader"]
+__all__ = ["CLASS_ATTRIBUTES", "REPORTED", "Reported", "SettingsReader"]
 
 
 #: What ``Tool(...)`` and ``@tool(...)`` accept besides the settings of the table, as the SDK's signatures say.
 _OBJECT_KEYWORDS: Final = ("name", "description", "input_schema", "execute", "condition", "output_schema")
 _DECORATOR_KEYWORDS: Final = ("name", "description", "condition", "output_schema")
 #: The class attributes a tool class reads, besides the settings.
-_CLASS_ATTRIBUTES: Final = ("name", "description", "input_schema", "output_schema", "condition")
+CLASS_ATTRIBUTES: Final = ("name", "description", "input_schema", "output_schema", "condition")
 
 
 def _closest(name: str, known: Sequence[str]) -> str:
@@ -63,7 +63,7 @@ class SettingsReader:
         """
         settings = [setting.name for setting in SETTINGS]
         if draft.cls is not None:
-            known = [*_CLASS_ATTRIBUTES, *settings]
+            known = [*CLASS_ATTRIBUTES, *settings]
             for binding in draft.cls.info.attributes:
                 if binding.name in known or binding.name.startswith("_"):
                     continue

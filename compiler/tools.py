@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 
 from ..contracts.docstrings import parse_docstring
-from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
+from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, SETTINGS, STRICT
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
 from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
 from .client_tools import check_client_tool, declares_client
@@ -21,7 +21,7 @@ from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
 from .schema_enums import enum_member
 from .schema_types import is_model
 from .tool_drafts import ToolDraft, setting_of
-from .tool_settings import REPORTED, Reported, SettingsReader
+from .tool_settings import CLASS_ATTRIBUTES, REPORTED, Reported, SettingsReader
 from .types import Const, Expr, FunctionInfo, ModelRef, Pos, Ref, Source, ToolInfo
 
 __all__ = ["ToolReader"]
@@ -126,6 +126,8 @@ class ToolReader:
             )
         client = declares_client(self.linker, self.values, draft)
         is_async, callable_ = (False, True) if client else self._execute(draft)
+        if not self._settings_stay_as_compiled(draft):
+            callable_ = False
         if not client and not self._callable_as_called(draft):
             callable_ = False
         input_model = self._model(draft, "input_schema")
@@ -389,6 +391,34 @@ class ToolReader:
             hint=f"set {setting} = SomeModel, a class deriving from pydantic.BaseModel",
         )
         return None
+
+    def _settings_stay_as_compiled(self, draft: ToolDraft) -> bool:
+        """Whether no method of a tool class assigns one of its settings (``self.timeout = 5``), reported when one does.
+
+        The compiled tool is what its class attributes say: a schema, a description or a
+        setting assigned when the tool runs would not be the one the model is shown, or the
+        runtime applies.
+        """
+        if draft.cls is None:
+            return True
+        read = {*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)}
+        stays = True
+        for item in self.linker.mro(draft.cls):
+            if not isinstance(item, ClassSym):
+                continue
+            for name, pos in item.info.self_assignments:
+                if name not in read:
+                    continue
+                self.linker.report(
+                    "skill/dynamic-value",
+                    item.module,
+                    pos,
+                    f"{item.info.name} assigns self.{name} when it runs, but a tool is compiled from its class "
+                    f"attributes: the {name} the model is shown and the runtime applies would not be this one",
+                    hint=f"set {name} in the class body, as a literal or a module-level constant",
+                )
+                stays = False
+        return stays
 
     def _callable_as_called(self, draft: ToolDraft) -> bool:
         """Whether the tool's ``condition()`` and ``needs_approval`` function take what the runtime passes them."""

@@ -238,6 +238,9 @@ class ClassInfo:
     nested: tuple[tuple[str, Pos], ...] = ()
     #: Statements of the body the index does not read (``if``/``try``/``for``...).
     skipped: tuple[Pos, ...] = ()
+    #: The attributes its methods assign on their instance (``self.name = ...``; a classmethod's
+    #: ``cls.name = ...``), each with the position of its first assignment.
+    self_assignments: tuple[tuple[str, Pos], ...] = ()
 
     def attribute(self, name: str) -> ValueBinding | None:
         """The last binding of ``name`` in the class body."""
