@@ -20,35 +20,34 @@ import signal
 import sys
 from types import FrameType
 
-from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED
-
-__all__ = ["main"]
-
-
-def _say_interrupted() -> None:
-    sys.stderr.write(INTERRUPTED + "\n")
-    sys.stderr.flush()
-
 
 def _interrupted_before_main(signum: int, frame: FrameType | None) -> None:
-    _say_interrupted()
-    os._exit(EXIT_INTERRUPTED)
+    sys.stderr.write("interrupted\n")  # contracts.errors.INTERRUPTED: it may not be imported yet
+    sys.stderr.flush()
+    os._exit(130)  # contracts.errors.EXIT_INTERRUPTED
 
 
-# Only Python's own handler is replaced: a SIGINT the parent ignores (a background job) stays ignored.
+# First of all, before any import of skillc's: only Python's own handler is replaced, so a
+# SIGINT the parent ignores (a background job) stays ignored.
 _EARLY = signal.getsignal(signal.SIGINT) is signal.default_int_handler
 if _EARLY:
     signal.signal(signal.SIGINT, _interrupted_before_main)
 
+from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED  # noqa: E402 - after the handler, see above
+
+__all__ = ["main"]
+
 
 def main() -> None:
     """Console-script entry point: load the command line, then run it (``cli.main.main``)."""
-    if _EARLY:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        if _EARLY:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         # Imported here, not at the top: an interruption while it loads must reach this handler.
         from .main import main as run_command_line
+
+        run_command_line()  # handles its own interruptions; this catches one before or after it
     except KeyboardInterrupt:
-        _say_interrupted()
+        sys.stderr.write(INTERRUPTED + "\n")
+        sys.stderr.flush()
         sys.exit(EXIT_INTERRUPTED)
-    run_command_line()
