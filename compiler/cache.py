@@ -12,6 +12,13 @@ any way, is ignored too.
 Caches are used only where ``.skill/`` and ``.skill/cache/`` are real folders: through
 a symbolic link, a compile would write (and later delete) wherever the link points.
 
+The folder never holds more than this version uses (``CACHE_FILES``): a cache that becomes
+empty is removed rather than written, and the first write of a process removes every
+skillc cache file of another layout or version (``prune_cache``): a file is skillc's by
+its name and its first bytes (``_MAGIC``, or the bare pickle that skillc wrote before caches
+were signed), and nothing else a user put there is touched.  Files are removed by name
+inside the folder opened without following a link, never through one.
+
 A process that compiles again and again (``skill compile --watch``) keeps what it last
 read or wrote of each cache file in memory, and uses it as long as the file is the very
 one it was taken from: same inode, size, and modification and change times (no write,
@@ -28,15 +35,18 @@ import hmac
 import io
 import os
 import pickle
+import re
 import secrets
+import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ..contracts.version import __version__
 
-__all__ = ["CACHE_DIR", "CACHE_FORMAT", "cache_key_path", "load_cache", "write_cache"]
+__all__ = ["CACHE_DIR", "CACHE_FILES", "CACHE_FORMAT", "cache_key_path", "load_cache", "prune_cache", "write_cache"]
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
@@ -46,6 +56,30 @@ _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
 _MAGIC = b"skillc-cache\n"
 _SIGNATURE = hashlib.sha256().digest_size
 _KEY_BYTES = 32
+
+#: Every file this version keeps in ``CACHE_DIR``, named by the modules that write them: the
+#: index in 64 shards and its key list (``index_cache``), the last link (``link_cache``),
+#: the last report and the artifacts in 16 shards (``api``, ``artifacts``).  ``prune_cache``
+#: removes any other skillc cache file, so a new cache file must be named here (the tests
+#: check that a compile writes nothing else).
+CACHE_FILES = frozenset(
+    {
+        "index-keys.pickle",
+        "link.pickle",
+        "report.pickle",
+        *(f"index-{number:02x}.pickle" for number in range(64)),
+        *(f"artifacts-{digit}.pickle" for digit in "0123456789abcdef"),
+    }
+)
+#: How every pickle that skillc wrote before caches were signed begins (protocol 5).
+_BARE_PICKLE = b"\x80\x05"
+#: The names such unsigned caches had: one index or artifacts file, or shards of them.
+_UNSIGNED_NAMES = re.compile(r"(?:index|artifacts)(?:-[0-9a-z]+)?\.pickle")
+#: ``write_cache``'s temporary files (``tempfile.mkstemp``); older than an hour, their writer is gone.
+_TEMPORARY = re.compile(r"\.[0-9a-z-]+-[0-9a-z_]+\.tmp")
+_TEMPORARY_AGE = 3600.0
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def cache_key_path() -> Path:
@@ -115,6 +149,10 @@ class _DataUnpickler(pickle.Unpickler):
 _REMEMBERED: dict[Path, tuple[tuple[int, int, int, int], dict[str, object]]] = {}
 
 
+#: The folders this process has pruned already (``write_cache``).
+_PRUNED: set[Path] = set()
+
+
 def _identity(path: Path) -> tuple[int, int, int, int] | None:
     try:
         info = os.stat(path, follow_symlinks=False)
@@ -161,7 +199,11 @@ def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
 
 
 def write_cache(path: Path, entries: Mapping[str, object]) -> None:
-    """Replace the cache file atomically; failing to write only costs speed next time."""
+    """Replace the cache file atomically; failing to write only costs speed next time.
+
+    Empty ``entries`` remove the file instead (a missing cache reads as an empty one), and
+    the first write of a process into a folder removes its orphans first (``prune_cache``).
+    """
     key = _key(cache_key_path())
     if key is None:
         return
@@ -170,6 +212,13 @@ def write_cache(path: Path, entries: Mapping[str, object]) -> None:
         if not _usable(path):
             return
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in _PRUNED:
+            _PRUNED.add(path.parent)
+            prune_cache(path.parent)
+        if not entries:
+            _REMEMBERED.pop(path, None)
+            _remove(path.parent, path.name)
+            return
         payload = pickle.dumps({"version": _version(), "entries": dict(entries)}, protocol=5)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
         with os.fdopen(handle, "wb") as stream:
@@ -182,3 +231,86 @@ def write_cache(path: Path, entries: Mapping[str, object]) -> None:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+
+
+@contextlib.contextmanager
+def _opened_folder(folder: Path) -> Iterator[int | None]:
+    """A descriptor of ``folder``, opened without following a link there or at its parent
+    (``.skill/``); ``None`` when either is a link or missing, or this system cannot."""
+    descriptor: int | None = None
+    if os.open in os.supports_dir_fd:
+        try:
+            parent = os.open(folder.parent, _FOLDER_FLAGS)
+        except OSError:
+            parent = None
+        if parent is not None:
+            try:
+                descriptor = os.open(folder.name, _FOLDER_FLAGS, dir_fd=parent)
+            except OSError:
+                descriptor = None
+            finally:
+                os.close(parent)
+    try:
+        yield descriptor
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)
+
+
+def _unlink(folder: int, name: str) -> bool:
+    try:
+        os.unlink(name, dir_fd=folder)
+    except OSError:
+        return False
+    return True
+
+
+def _remove(folder: Path, name: str) -> None:
+    """Unlink ``name`` inside ``folder``, never through a link."""
+    with _opened_folder(folder) as descriptor:
+        if descriptor is not None:
+            _unlink(descriptor, name)
+
+
+def _orphan(folder: int, name: str) -> bool:
+    """Whether ``name`` in the open ``folder`` is a skillc cache file this version does not use:
+    a regular file (never a link), named as skillc names its caches, that begins as they do."""
+    temporary = _TEMPORARY.fullmatch(name) is not None
+    if name in CACHE_FILES or not (temporary or name.endswith(".pickle")):
+        return False
+    try:
+        handle = os.open(name, _READ_FLAGS, dir_fd=folder)
+    except OSError:  # a link (O_NOFOLLOW), gone, unreadable: not to be touched
+        return False
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        if temporary and info.st_mtime > time.time() - _TEMPORARY_AGE:
+            return False  # a compile may be writing it now
+        head = os.read(handle, len(_MAGIC))
+    except OSError:
+        return False
+    finally:
+        os.close(handle)
+    if head == _MAGIC:
+        return True
+    if temporary:  # its writer stopped before the header, or it is an unsigned cache's
+        return _MAGIC.startswith(head) or head.startswith(_BARE_PICKLE)
+    return head.startswith(_BARE_PICKLE) and _UNSIGNED_NAMES.fullmatch(name) is not None
+
+
+def prune_cache(folder: Path) -> tuple[str, ...]:
+    """Remove every skillc cache file in ``folder`` that this version does not use; the names removed.
+
+    Only where ``folder`` and its parent are real folders; a link, a folder, a file that is not
+    skillc's and a temporary file that a compile may still be writing are left alone.
+    """
+    with _opened_folder(folder) as descriptor:
+        if descriptor is None:
+            return ()
+        try:
+            names = os.listdir(descriptor)
+        except OSError:
+            return ()
+        return tuple(name for name in sorted(names) if _orphan(descriptor, name) and _unlink(descriptor, name))

@@ -4,7 +4,10 @@ Imports never touch ``sys.path``, so the project's source folder is never import
 The code is compiled from the bundle's verified bytes in memory; the bundle is also
 extracted once into a folder named by its sha256 (``extract``), and each module's
 ``__file__`` and ``__path__`` point there, so that the data files bundled with it work
-with ``Path(__file__).parent / "data.json"`` and ``importlib.resources.files()``.
+with ``Path(__file__).parent / "data.json"`` and ``importlib.resources.files()``.  The
+folder is held for as long as the space lives (``bundle_cache.hold_folder``; each of its
+modules keeps it alive): a module imported or a data file read at call time, however late,
+still finds it.
 Each dist keeps its project's modules in a namespace of its own (``ModuleSpace``): they
 are shared by the tools of that dist (one ``store`` module for every tool that imports
 it) and put into ``sys.modules`` only while one of its bundles is being imported (the
@@ -235,7 +238,7 @@ class ModuleSpace:
         while it runs code of this bundle (``imports.set_running``).
         """
         files = _archive_files(data, label)
-        folder = extracted_folder(sha256 or hashlib.sha256(data).hexdigest(), files, self._cache)
+        folder = extracted_folder(sha256 or hashlib.sha256(data).hexdigest(), files, self._cache, holder=self)
         if folder is None:
             logger.warning("cannot extract %s to a cache folder: its modules have no file on disk", label)
         modules = {path: code for path, code in files.items() if path.endswith(".py")}

@@ -6,7 +6,10 @@ member of a zip.  ``extracted_folder`` writes the bundle's files into a folder n
 by the bundle's sha256 (``$XDG_CACHE_HOME/skillc/bundles/<sha256>/``, else
 ``~/.cache/...``, else a private folder in the temporary directory) and returns it;
 a folder that already exists is reused as it is: its name is the content it was
-made from, and only this user can write there.
+made from, and only this user can write there.  The process holds the folder from before
+it first looks at it until it ends, and folders that no process used for a week are
+removed (``bundle_cache``): the cache does not grow for ever, and a folder in use is never
+taken away.
 
 Extraction is atomic and safe with several processes loading the same bundle at
 once: the files are written into a fresh private folder that is then renamed to its
@@ -21,10 +24,11 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
+
+from .bundle_cache import hold_folder, private_folder, schedule_prune
 
 __all__ = ["bundle_cache_root", "extracted_folder", "unsafe_member"]
 
@@ -45,20 +49,6 @@ def unsafe_member(name: str) -> str | None:
     return None
 
 
-def _private_folder(path: Path) -> bool:
-    """Whether ``path`` is a real folder (no link) that only this user may write to."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(info.st_mode):
-        return False
-    getuid = getattr(os, "getuid", None)
-    if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
-        return False
-    return True
-
-
 def _candidates() -> list[Path]:
     base = os.environ.get("XDG_CACHE_HOME")
     home = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
@@ -75,7 +65,7 @@ def bundle_cache_root() -> Path | None:
             root.mkdir(mode=0o700, exist_ok=True)
         except OSError:
             continue
-        if _private_folder(root) and _private_folder(root.parent):
+        if private_folder(root) and private_folder(root.parent):
             return root
     return None
 
@@ -89,8 +79,11 @@ def _write(folder: Path, files: Mapping[str, bytes]) -> None:
             stream.write(content)
 
 
-def extracted_folder(sha256: str, files: Mapping[str, bytes], root: Path | None = None) -> Path | None:
-    """The folder holding ``files`` (the bundle whose sha256 is ``sha256``), extracted once.
+def extracted_folder(
+    sha256: str, files: Mapping[str, bytes], root: Path | None = None, *, holder: object | None = None
+) -> Path | None:
+    """The folder holding ``files`` (the bundle whose sha256 is ``sha256``), extracted once,
+    and held (never pruned) for as long as ``holder`` lives, or without one until the process ends.
 
     ``None`` when no cache folder can be written (a read-only home and temporary
     directory): the modules are then served from memory alone, without a ``__file__``
@@ -99,8 +92,10 @@ def extracted_folder(sha256: str, files: Mapping[str, bytes], root: Path | None 
     root = root if root is not None else bundle_cache_root()
     if root is None:
         return None
+    hold_folder(root, sha256, holder)  # before the folder is looked at: no pruner takes it away now
+    schedule_prune(root)
     final = root / sha256
-    if _private_folder(final):
+    if private_folder(final):
         return final
     try:
         work = Path(tempfile.mkdtemp(prefix=f".{sha256[:16]}-", dir=root))
@@ -112,7 +107,7 @@ def extracted_folder(sha256: str, files: Mapping[str, bytes], root: Path | None 
         os.rename(work, final)
     except OSError as error:
         shutil.rmtree(work, ignore_errors=True)
-        if error.errno in (errno.EEXIST, errno.ENOTEMPTY) and _private_folder(final):
+        if error.errno in (errno.EEXIST, errno.ENOTEMPTY) and private_folder(final):
             return final  # another process extracted it first
         return None
     return final

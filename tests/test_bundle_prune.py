@@ -1,0 +1,266 @@
+"""Extracted bundles that no process used for a week are removed; one in use never is.
+
+Every compile of a changed tool extracts one more folder into the per-user bundle cache.
+A process holds a shared lock on each folder it uses for as long as it runs; the pruner
+takes the exclusive lock without waiting before it removes a folder, at most once a day,
+in the background, and whatever goes wrong while it prunes never fails a command.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from helpers import AGENT, COMMAND_TIMEOUT, RunSkill, write_project
+from skillc.compiler.bundle import write_archive
+from skillc.runtime.bundle_cache import locks_folder, prune_bundles
+from skillc.runtime.bundles import ModuleSpace
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock")
+
+FILES = {"shop/__init__.py": b"", "shop/data.json": b'{"apple": 3}'}
+#: Extract ``FILES`` as the bundle ``argv[1]``, print the folder, and, with ``hold``, keep
+#: running until a line arrives, then read the data file again; with ``reread``, read it
+#: again and again for a while.
+CHILD = textwrap.dedent(
+    """
+    import sys
+    from skillc.runtime.extract import extracted_folder
+    files = {"shop/__init__.py": b"", "shop/data.json": b'{"apple": 3}'}
+    folder = extracted_folder(sys.argv[1], files)
+    print(folder, flush=True)
+    assert (folder / "shop" / "data.json").read_bytes() == files["shop/data.json"]
+    if sys.argv[2:] == ["hold"]:
+        sys.stdin.readline()
+        print((folder / "shop" / "data.json").read_text(), flush=True)
+    if sys.argv[2:] == ["reread"]:
+        import time
+        for _ in range(100):
+            assert (folder / "shop" / "data.json").read_bytes() == files["shop/data.json"]
+            time.sleep(0.002)
+    """
+)
+OLD = 30 * 24 * 3600.0
+
+
+def _sha(label: str) -> str:
+    return hashlib.sha256(label.encode()).hexdigest()
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {"XDG_CACHE_HOME": str(tmp_path / "user-cache")}
+
+
+@pytest.fixture
+def root(env: dict[str, str]) -> Path:
+    """The bundle cache, with a fresh prune stamp: the helpers' own processes do not prune."""
+    folder = Path(env["XDG_CACHE_HOME"]) / "skillc" / "bundles"
+    folder.mkdir(mode=0o700, parents=True)
+    locks_folder(folder).mkdir(mode=0o700)
+    (locks_folder(folder) / "prune.stamp").touch()
+    return folder
+
+
+def _extract(sha: str, env: dict[str, str]) -> Path:
+    """Extract a bundle in a process of its own that then ends."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, sha],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return Path(done.stdout.strip())
+
+
+def _holder(sha: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], Path]:
+    """A process that uses the extracted bundle ``sha`` until it is told to stop."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, sha, "hold"],
+        env={**os.environ, **env},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    return child, Path(child.stdout.readline().strip())
+
+
+def _release(child: subprocess.Popen[str]) -> str:
+    out, err = child.communicate("\n", timeout=COMMAND_TIMEOUT)
+    assert child.returncode == 0, err
+    return out
+
+
+def _age(*paths: Path, seconds: float = OLD) -> None:
+    then = time.time() - seconds
+    for path in paths:
+        os.utime(path, (then, then), follow_symlinks=False)
+
+
+def _lock(root: Path, sha: str) -> Path:
+    return locks_folder(root) / f"{sha}.lock"
+
+
+def _plant_legacy(root: Path, sha: str) -> Path:
+    """A folder an older skillc extracted, with no lock file, unused for a month."""
+    folder = root / sha
+    (folder / "shop").mkdir(parents=True)
+    (folder / "shop" / "data.json").write_bytes(FILES["shop/data.json"])
+    _age(folder / "shop", folder)
+    return folder
+
+
+def test_skill_test_prunes_what_is_unused_and_keeps_what_a_live_process_uses(
+    tmp_path: Path, skill: RunSkill, env: dict[str, str], root: Path
+) -> None:
+    project = write_project(tmp_path / "p", {"agent.py": AGENT})
+    assert skill("compile", str(project), env=env).code == 0
+    held, old, legacy, fresh, link, lock_only = (_sha(name) for name in ("held", "old", "legacy", "fresh", "l", "q"))
+    child, held_folder = _holder(held, env)
+    try:
+        assert held_folder == root / held
+        _age(held_folder, _lock(root, held))  # used a month ago, and still in use
+        _age(_extract(old, env), _lock(root, old))
+        _plant_legacy(root, legacy)
+        _extract(fresh, env)
+        outside = tmp_path / "outside"
+        (outside / "shop").mkdir(parents=True)
+        (outside / "shop" / "data.json").write_text("not skillc's")
+        (root / link).symlink_to(outside, target_is_directory=True)
+        _age(root / link)
+        _lock(root, lock_only).touch()
+        _age(_lock(root, lock_only))
+        dead_work, live_work = root / ".0123456789abcdef-k2j3h4g5", root / ".fedcba9876543210-z9y8x7w6"
+        dead_work.mkdir()
+        live_work.mkdir()
+        _age(dead_work)
+        _age(locks_folder(root) / "prune.stamp", seconds=2 * 24 * 3600)  # the last prune was two days ago
+
+        tested = skill("test", "--name", "ping", "--input", '{"text": "hi"}', str(project), env=env)
+        assert tested.code == 0, tested.stdout + tested.stderr
+        assert "hi" in tested.stdout and "prune" not in tested.stderr
+
+        (ping,) = {path.name for path in root.iterdir()} - {held, fresh, link, live_work.name}
+        assert {path.name for path in root.iterdir()} == {held, fresh, link, live_work.name, ping}
+        assert {path.name for path in locks_folder(root).iterdir()} == {
+            f"{held}.lock",
+            f"{fresh}.lock",
+            f"{ping}.lock",
+            "prune.stamp",
+        }
+        assert time.time() - (locks_folder(root) / "prune.stamp").stat().st_mtime < 600
+        assert (outside / "shop" / "data.json").read_text() == "not skillc's"  # the link was never followed
+        assert (root / link).is_symlink()
+    finally:
+        output = _release(child)
+    assert output.splitlines()[-1] == '{"apple": 3}'  # the live process still reads its folder
+
+
+def test_pruning_runs_at_most_once_a_day(tmp_path: Path, skill: RunSkill, env: dict[str, str], root: Path) -> None:
+    project = write_project(tmp_path / "p", {"agent.py": AGENT})
+    assert skill("compile", str(project), env=env).code == 0
+    legacy = _plant_legacy(root, _sha("legacy"))
+    _age(locks_folder(root) / "prune.stamp", seconds=23 * 3600)
+    assert skill("test", "--name", "ping", "--input", '{"text": "a"}', str(project), env=env).code == 0
+    assert legacy.is_dir()  # the last prune was less than a day ago
+    _age(locks_folder(root) / "prune.stamp", seconds=25 * 3600)
+    assert skill("test", "--name", "ping", "--input", '{"text": "b"}', str(project), env=env).code == 0
+    assert not legacy.exists()
+
+
+def test_a_held_folder_survives_even_a_prune_that_finds_everything_stale(env: dict[str, str], root: Path) -> None:
+    child, held = _holder(_sha("held"), env)
+    try:
+        unheld = _extract(_sha("unheld"), env)
+        assert prune_bundles(root, max_age=-60) == (unheld.name,)
+        assert held.is_dir() and not unheld.exists() and _lock(root, held.name).is_file()
+    finally:
+        assert _release(child).splitlines()[-1] == '{"apple": 3}'
+    assert prune_bundles(root, max_age=-60) == (held.name,)  # its process has ended
+    assert list(root.iterdir()) == [] and [path.name for path in locks_folder(root).iterdir()] == ["prune.stamp"]
+
+
+def test_a_folder_is_let_go_once_the_modules_that_use_it_are_gone(
+    env: dict[str, str], root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
+    first, second = (
+        write_archive([("shop/__init__.py", b""), ("shop/prices.py", f"P = {n}\n".encode())]) for n in (1, 2)
+    )
+    space = ModuleSpace()
+    assert space.import_bundle(first, "first.zip", "shop.prices", "P") == 1
+    folder = root / hashlib.sha256(first).hexdigest()
+    assert folder.is_dir() and prune_bundles(root, max_age=-60) == ()  # held while the space lives
+    del space
+    gc.collect()
+    assert ModuleSpace().import_bundle(second, "second.zip", "shop.prices", "P") == 2  # lets the first go
+    assert folder.name in prune_bundles(root, max_age=-60) and not folder.exists()
+
+
+def test_processes_extracting_while_the_pruner_runs_always_see_a_whole_folder(env: dict[str, str], root: Path) -> None:
+    sha = _sha("contended")
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD, sha, "reread"],
+            env={**os.environ, **env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    deadline = time.monotonic() + COMMAND_TIMEOUT
+    pruned = 0
+    while any(child.poll() is None for child in children) and time.monotonic() < deadline:
+        pruned += len(prune_bundles(root, max_age=-60))  # every folder no process holds goes at once
+    for child in children:
+        _, err = child.communicate(timeout=COMMAND_TIMEOUT)
+        assert child.returncode == 0, err  # each read the whole data file from its folder, every time
+    assert pruned >= 1  # the pruner did take folders away while the others ran
+    prune_bundles(root, max_age=-60)
+    assert list(root.iterdir()) == []  # nothing half-removed is left behind
+
+
+def test_a_planted_link_as_a_lock_file_is_never_followed(env: dict[str, str], root: Path, tmp_path: Path) -> None:
+    folder = _plant_legacy(root, _sha("legacy"))
+    outside = tmp_path / "somebody's file"
+    outside.write_text("keep me")
+    _age(outside)
+    before = outside.stat()
+    _lock(root, folder.name).symlink_to(outside)
+    assert prune_bundles(root) == ()  # a folder whose lock is not skillc's cannot be proved unused
+    assert folder.is_dir() and outside.read_text() == "keep me"
+    after = outside.stat()
+    assert (after.st_mtime_ns, after.st_size) == (before.st_mtime_ns, before.st_size)
+
+
+def test_the_lock_folder_is_private_and_pruning_problems_never_fail_a_command(
+    tmp_path: Path, skill: RunSkill, env: dict[str, str]
+) -> None:
+    project = write_project(tmp_path / "p", {"agent.py": AGENT})
+    assert skill("compile", str(project), env=env).code == 0
+    assert skill("test", "--name", "ping", "--input", '{"text": "a"}', str(project), env=env).code == 0
+    cache = Path(env["XDG_CACHE_HOME"]) / "skillc"
+    assert stat.S_IMODE((cache / "bundles.locks").stat().st_mode) == 0o700
+    # No lock folder can be made: nothing is held or pruned, and the call works as before.
+    for path in (cache / "bundles.locks").iterdir():
+        path.unlink()
+    (cache / "bundles.locks").rmdir()
+    (cache / "bundles.locks").write_text("in the way")
+    legacy = _plant_legacy(cache / "bundles", _sha("legacy"))
+    tested = skill("test", "--name", "ping", "--input", '{"text": "b"}', str(project), env=env)
+    assert tested.code == 0 and "b" in tested.stdout and tested.stderr == "", tested.stderr
+    assert legacy.is_dir()
