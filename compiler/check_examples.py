@@ -29,6 +29,62 @@ from .types import Example
 
 __all__ = ["EXAMPLES"]
 
+#: Tools and helpers that use a name at import time, or only where it works, before it is bound.
+LATE_TOOL = (
+    "from pydantic import BaseModel\n"
+    "from skillc import Tool, ToolContext\n"
+    "\n"
+    "class LateTool(Tool):\n"
+    '    name = "late_tool"\n'
+    '    description = "Uses a model defined below."\n'
+    "    input_schema = LateInput\n"
+    "\n"
+    "    def execute(self, input: LateInput, ctx: ToolContext) -> str:\n"
+    "        return input.text\n"
+    "\n"
+    "class LateInput(BaseModel):\n"
+    "    text: str\n"
+)
+LATE_FUNCTION = (
+    "from typing import Any\n"
+    "\n"
+    "from pydantic import BaseModel\n"
+    "from skillc import tool\n"
+    "\n"
+    "@tool\n"
+    "def echo_payload(payload: dict[str, Any], tree: Node | None = None) -> dict[str, Any]:\n"
+    '    """Echo the payload."""\n'
+    "    return payload\n"
+    "\n"
+    "class Node(BaseModel):\n"
+    "    label: str\n"
+)
+LATE_NODE = "\nclass Node(BaseModel):\n    label: str\n"
+LATE_ANNOTATED = "\ndef describe(node: Node) -> str:\n    return node.label\n" + LATE_NODE
+SELF_REFERENCE = "\nclass Node(BaseModel):\n    label: str\n    children: list[Node] = []\n"
+BOTH_BRANCHES = (
+    "\nimport sys\n"
+    'if sys.platform == "win32":\n'
+    '    SEPARATOR = "\\\\"\n'
+    "else:\n"
+    '    SEPARATOR = "/"\n'
+    "ROOT = SEPARATOR\n"
+    "SEPARATOR = SEPARATOR * 2\n"
+)
+CLASS_BODY = "\nclass Limits:\n    DEFAULT = 5\n    MAXIMUM = DEFAULT * 2\n\nDEFAULT = 1\n"
+TYPING_ONLY = (
+    "from __future__ import annotations\n"
+    "\n"
+    "from typing import TYPE_CHECKING\n"
+    "\n"
+    "def summarize(report: Report) -> str:\n"
+    "    return str(report)\n"
+    "\n"
+    "if TYPE_CHECKING:\n"
+    "    from helpers import Report\n"
+    "\n" + LOOKUP
+)
+
 EXAMPLES: dict[str, CheckExamples] = {
     "skill/syntax-error": CheckExamples(
         valid=(Example(GOOD),),
@@ -176,6 +232,57 @@ EXAMPLES: dict[str, CheckExamples] = {
             Example(
                 {**GOOD, "tools.py": "from helpers import shout\n" + LOOKUP, "helpers.py": CYCLE_NAME},
                 ("src/helpers.py", 1, 18),
+            ),
+        ),
+    ),
+    "skill/used-before-definition": CheckExamples(
+        valid=(
+            # Annotations that are never evaluated at import: the future import, a string.
+            Example({**GOOD, "tools.py": "from __future__ import annotations\n" + LOOKUP + LATE_ANNOTATED}),
+            Example({**GOOD, "tools.py": LOOKUP + LATE_ANNOTATED.replace("node: Node", 'node: "Node"')}),
+            # A use inside a function body runs when it is called.
+            Example({**GOOD, "tools.py": LOOKUP + '\ndef make():\n    return Node(label="x")\n' + LATE_NODE}),
+            # Bound in both branches before the use; rebinding it later changes nothing.
+            Example({**GOOD, "tools.py": LOOKUP + BOTH_BRANCHES}),
+            # A builtin is found until the module shadows it.
+            Example(
+                {**GOOD, "tools.py": LOOKUP + '\nNAMES = sorted(["b", "a"])\n\ndef sorted(items):\n    return items\n'}
+            ),
+            # A model that refers to itself through a string annotation.
+            Example({**GOOD, "tools.py": LOOKUP + SELF_REFERENCE.replace("list[Node]", 'list["Node"]')}),
+            # A class body sees the names bound above in the same body.
+            Example({**GOOD, "tools.py": LOOKUP + CLASS_BODY}),
+            # Imports for type checkers only, used in annotations the future import defers.
+            Example({**GOOD, "tools.py": TYPING_ONLY, "helpers.py": "class Report:\n    pass\n"}),
+        ),
+        invalid=(
+            # The input model is defined below the tool class that names it in its body.
+            Example(
+                {"agent.py": agent("LateTool()", "from tools import LateTool"), "tools.py": LATE_TOOL},
+                ("src/tools.py", 7, 19),
+            ),
+            # Without the future import, a parameter annotation runs when the def does.
+            Example(
+                {"agent.py": agent("echo_payload", "from tools import echo_payload"), "tools.py": LATE_FUNCTION},
+                ("src/tools.py", 7, 48),
+            ),
+            Example({**GOOD, "tools.py": LOOKUP + SELF_REFERENCE}, ("src/tools.py", 17, 19)),
+            # A decorator, a default value and a base class run when their statement does.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP
+                    + "\n@logged\ndef helper():\n    return 1\n\ndef logged(function):\n    return function\n",
+                },
+                ("src/tools.py", 15, 1),
+            ),
+            Example(
+                {**GOOD, "tools.py": LOOKUP + "\ndef page(limit=LIMIT):\n    return limit\n\nLIMIT = 5\n"},
+                ("src/tools.py", 15, 15),
+            ),
+            Example(
+                {**GOOD, "tools.py": LOOKUP + "\nclass Special(Base):\n    pass\n\nclass Base:\n    pass\n"},
+                ("src/tools.py", 15, 14),
             ),
         ),
     ),

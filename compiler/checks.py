@@ -150,6 +150,13 @@ CHECKS: dict[str, Check] = {
             "binds the name: Python's circular-import ImportError.",
         ),
         _check(
+            "skill/used-before-definition",
+            Severity.ERROR,
+            "Code that runs when a module is imported (a class body, a decorator, a default, a base "
+            "class, an annotation without `from __future__ import annotations`) uses a module-level "
+            "name the module binds only further down: importing it raises NameError.",
+        ),
+        _check(
             "skill/encoding-error", Severity.ERROR, "A file is not valid in its declared encoding (UTF-8 by default)."
         ),
         _check("skill/unreadable-file", Severity.ERROR, "A file or folder of the project cannot be read."),

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .index_definitions import DefinitionReader
+from .index_early_names import find_early_uses
 from .index_imports import is_type_checking, scan_imports
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error
 from .types import Call, ClassInfo, Diagnostic, FunctionInfo, ImportBinding, ModuleIndex, Pos, ValueBinding
@@ -102,6 +103,7 @@ class _Indexer(DefinitionReader):
             inner_imports=scan.inner,
             dynamic_imports=scan.dynamic,
             reexport_only=scan.reexport_only,
+            early_uses=find_early_uses(self.tree, self._pos),
         )
 
     # --- module level -----------------------------------------------------------------

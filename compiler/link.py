@@ -21,6 +21,7 @@ from ..contracts.spec import (
     is_valid_name,
     reserved_name_error,
 )
+from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
 from .link_cache import LinkResult
 from .resolve import Linker, ValueSym
@@ -79,6 +80,7 @@ class _Walk:
 
     def run(self) -> LinkResult:
         check_imports(self.linker)
+        check_early_names(self.linker)
         agent = self.find_agent()
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.
@@ -219,6 +221,8 @@ class _Walk:
         if name is None or not keep:
             return None
         condition = arguments.get("condition")
+        if condition is not None:
+            self.reader.check_condition_function(skill_module, condition)
         info = SkillInfo(
             name=name,
             description=self.reader.text(

@@ -184,6 +184,20 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
         invalid=(
             Example(
                 {
+                    "agent.py": (
+                        "from skillc import Agent, Skill\n"
+                        "from tools import Lookup\n"
+                        "def ready(ctx):\n"
+                        "    return True\n"
+                        'orders = Skill(name="orders", description="Orders.", tools=[Lookup()], condition=ready)\n'
+                        'agent = Agent(name="shop", persona="Helpful.", skills=[orders])\n'
+                    ),
+                    "tools.py": LOOKUP,
+                },
+                ("src/agent.py", 3, 0),
+            ),
+            Example(
+                {
                     "agent.py": agent("Lookup()"),
                     "tools.py": tool_class(
                         '    name = "lookup"\n' + SETTINGS + "    def execute(self, input):\n        return 1\n"

@@ -420,6 +420,12 @@ class ToolReader:
                 stays = False
         return stays
 
+    def check_condition_function(self, module: str, expr: Expr) -> None:
+        """Report a skill's ``condition=`` function that the runtime cannot call as ``condition()``."""
+        target = self.linker.resolve_expr(module, expr)
+        if isinstance(target, FunctionSym):
+            self._takes_the_call(target, target.info, CONDITION)
+
     def _callable_as_called(self, draft: ToolDraft) -> bool:
         """Whether the tool's ``condition()`` and ``needs_approval`` function take what the runtime passes them."""
         takes = True

@@ -30,6 +30,7 @@ __all__ = [
     "Container",
     "Diagnostic",
     "Dynamic",
+    "EarlyUse",
     "Expr",
     "Finding",
     "FunctionInfo",
@@ -222,6 +223,22 @@ class ValueBinding:
 
 
 @dataclass(frozen=True)
+class EarlyUse:
+    """A module-level name that code run at import reads before the module binds it.
+
+    Importing the module raises ``NameError`` there (see ``index_early_names``): ``pos``
+    is the first such use, ``bound_line`` the line of the statement that binds the name
+    after it, and ``annotation`` whether that use is an annotation (which quoting, or
+    ``from __future__ import annotations``, keeps from being evaluated).
+    """
+
+    name: str
+    pos: Pos
+    bound_line: int
+    annotation: bool = False
+
+
+@dataclass(frozen=True)
 class ClassInfo:
     """A class: its bases, keywords, class-level attributes and methods."""
 
@@ -280,6 +297,8 @@ class ModuleIndex:
     dynamic_imports: tuple[Dynamic, ...] = ()
     #: Whether the module holds only imports, a docstring and a literal ``__all__``.
     reexport_only: bool = False
+    #: The names code run at import uses before the module binds them (``index_early_names``).
+    early_uses: tuple[EarlyUse, ...] = ()
 
 
 # --- Diagnostics -------------------------------------------------------------------

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import os
 import pickle
+import typing
 from pathlib import Path
 
 import pytest
 from helpers import write_project
 from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project, report_to_dict
 from skillc.compiler.artifacts import ARTIFACT_SHARDS
+from skillc.compiler.index_cache import INDEX_TYPES
 from skillc.compiler.link_cache import LINK_CACHE
 from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
+from skillc.compiler.types import ModuleIndex
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool
@@ -175,3 +180,25 @@ def test_a_stale_key_list_only_costs_time(tmp_path: Path) -> None:
     (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
     report = compile_project(tmp_path)
     assert (report.stats.parsed, _stable(report)) == (5, expected)
+
+
+def _data_types(root: type) -> set[type]:
+    """The dataclasses and enums ``root`` can hold, through its fields, as its annotations say."""
+    found: set[type] = set()
+    pending: list[object] = [root]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, type) and (dataclasses.is_dataclass(item) or issubclass(item, enum.Enum)):
+            if item in found:
+                continue
+            found.add(item)
+            if dataclasses.is_dataclass(item):
+                pending.extend(typing.get_type_hints(item).values())
+        else:
+            pending.extend(typing.get_args(item))
+    return found
+
+
+def test_the_index_cache_can_load_every_type_a_module_summary_holds() -> None:
+    """A type the unpickler does not accept makes a shard load as empty: every module in it parsed again."""
+    assert _data_types(ModuleIndex) <= set(INDEX_TYPES), _data_types(ModuleIndex) - set(INDEX_TYPES)

@@ -1,0 +1,239 @@
+"""The names a module uses at import before binding them: the analysis agrees with running the module.
+
+Generated modules (definitions, classes, assignments, loops and guarded blocks that use
+each other's names in random order, with and without ``from __future__ import
+annotations``) are executed in a fresh namespace: the analysis must report a name at a
+line exactly when executing the module raises ``NameError`` for it there.  The code is
+generated here and harmless (it calls nothing but ``range``, ``object`` and two
+helpers that return their arguments' decorator and base).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import sys
+import textwrap
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from skillc.compiler.index import index_source
+from skillc.compiler.index_early_names import find_early_uses
+from skillc.compiler.types import EarlyUse, ModuleIndex, Pos
+
+FILENAME = "<generated>"
+#: The names the generated statements bind and use; ``len`` is a builtin until it is shadowed.
+NAMES = ("A", "B", "C", "D", "len")
+PREAMBLE = "def _pass(*_):\n    return lambda function: function\n\ndef _base(*_):\n    return object\n\n"
+
+names = st.sampled_from(NAMES)
+uses = st.lists(names, max_size=3)
+
+
+def _tuple(items: list[str]) -> str:
+    return "(" + "".join(f"{item}, " for item in items) + ")"
+
+
+@st.composite
+def annotation(draw: st.DrawFn) -> str:
+    """A name, or the same name quoted (never evaluated)."""
+    name = draw(names)
+    return f'"{name}"' if draw(st.booleans()) else name
+
+
+@st.composite
+def function(draw: st.DrawFn, indent: str = "") -> str:
+    lines = []
+    if draw(st.booleans()):
+        lines.append(f"@_pass({draw(names)})")
+    parameter = "self, p" if indent else "p"
+    if draw(st.booleans()):
+        parameter += f": {draw(annotation())}"
+    if draw(st.booleans()):
+        parameter += f" = {draw(names)}"
+    returns = f" -> {draw(annotation())}" if draw(st.booleans()) else ""
+    lines.append(f"def {draw(names)}({parameter}){returns}:")
+    lines.append(f"    return {_tuple(draw(uses))}")  # runs only when called
+    return textwrap.indent("\n".join(lines), indent)
+
+
+@st.composite
+def class_body_statement(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(["assign", "annotated", "bare", "method", "comprehension"]))
+    target = draw(names)
+    if kind == "assign":
+        return f"    {target} = {_tuple(draw(uses))}"
+    if kind == "annotated":
+        return f"    {target}: {draw(annotation())} = {_tuple(draw(uses))}"
+    if kind == "bare":
+        return f"    {target}: {draw(annotation())}"
+    if kind == "comprehension":  # its element does not see the class body's names
+        return f"    {target} = [{_tuple(draw(uses))} for _ in range(1)]"
+    return draw(function("    "))
+
+
+@st.composite
+def class_(draw: st.DrawFn) -> str:
+    lines = []
+    if draw(st.booleans()):
+        lines.append(f"@_pass({draw(names)})")
+    bases = f"(_base({draw(names)}))" if draw(st.booleans()) else ""
+    lines.append(f"class {draw(names)}{bases}:")
+    lines.extend(draw(st.lists(class_body_statement(), min_size=1, max_size=3)))
+    return "\n".join(lines)
+
+
+@st.composite
+def statement(draw: st.DrawFn) -> str:
+    kind = draw(
+        st.sampled_from(
+            [
+                "assign",
+                "annotated",
+                "bare",
+                "function",
+                "class",
+                "import",
+                "for",
+                "try-guarded",
+                "try-unguarded",
+                "if",
+                "comprehension",
+                "generator",
+                "comprehension-variable",
+                "walrus",
+                "lambda",
+                "lambda-default",
+            ]
+        )
+    )
+    target, other = draw(names), draw(names)
+    used = _tuple(draw(uses))
+    if kind == "function":
+        return draw(function())
+    if kind == "class":
+        return draw(class_())
+    if kind == "annotated":
+        return f"{target}: {draw(annotation())} = {used}"
+    if kind == "bare":  # binds nothing
+        return f"{target}: {draw(annotation())}"
+    if kind == "import":
+        return f"import math as {target}" if draw(st.booleans()) else f"from math import pi as {target}"
+    if kind == "for":  # the body uses no name the loop binds: a second pass would see it
+        body_uses = _tuple([name for name in draw(uses) if name not in (target, other)])
+        return f"for {target} in range(1):\n    {other} = {body_uses}"
+    if kind == "try-guarded":
+        return f"try:\n    {target} = {used}\nexcept NameError:\n    {target} = None"
+    if kind == "try-unguarded":
+        return f"try:\n    {target} = {used}\nexcept (ImportError, KeyError):\n    pass"
+    if kind == "if":
+        return f"if True:\n    {target} = {used}\nelse:\n    {target} = ()"
+    if kind == "comprehension":
+        return f"{target} = [{used} for _ in range(1)]"
+    if kind == "generator":  # its element runs only when consumed
+        return f"{target} = ({used} for _ in range(1))"
+    if kind == "comprehension-variable":  # the variable does not leak
+        return f"{target} = [{other} for {other} in range(1)]"
+    if kind == "walrus":
+        return f"{target} = ({other} := 1, {used})"
+    if kind == "lambda":
+        return f"{target} = lambda: {used}"
+    if kind == "lambda-default":
+        return f"{target} = lambda q={used}: q"
+    return f"{target} = {used}"
+
+
+@st.composite
+def module(draw: st.DrawFn) -> str:
+    future = "from __future__ import annotations\n\n" if draw(st.booleans()) else ""
+    body = "\n".join(draw(st.lists(statement(), min_size=1, max_size=8)))
+    # Every name is bound at the end, so that each NameError is for a name bound later.
+    return f"{future}{PREAMBLE}{body}\n{' = '.join(NAMES)} = 0\n"
+
+
+def _position(node: ast.AST) -> Pos:
+    return Pos(getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _name_error(source: str) -> tuple[str, int] | None:
+    """The name and line of the ``NameError`` executing ``source`` raises, if it does."""
+    try:
+        exec(compile(source, FILENAME, "exec", dont_inherit=True), {"__name__": "generated", "__builtins__": builtins})
+    except NameError as error:
+        traceback = error.__traceback__
+        line = 0
+        while traceback is not None:
+            if traceback.tb_frame.f_code.co_filename == FILENAME:
+                line = traceback.tb_lineno
+            traceback = traceback.tb_next
+        assert error.name is not None
+        return error.name, line
+    return None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(module())
+def test_reported_exactly_when_importing_raises_name_error(source: str) -> None:
+    reported = find_early_uses(ast.parse(source), _position)
+    raised = _name_error(source)
+    if raised is None:
+        assert reported == (), source
+    else:
+        name, line = raised
+        assert (name, line) in {(use.name, use.pos.line) for use in reported}, (raised, reported, source)
+        assert min(use.pos.line for use in reported) == line, (raised, reported, source)
+        assert all(use.bound_line >= 1 for use in reported)
+
+
+def _early(source: str) -> tuple[EarlyUse, ...]:
+    index = index_source(textwrap.dedent(source).encode(), "m.py", "m", False)
+    assert isinstance(index, ModuleIndex)
+    return index.early_uses
+
+
+def test_the_index_records_the_first_use_its_column_in_characters_and_the_later_binding() -> None:
+    uses = _early(
+        """\
+        café = "é"; x = Late
+        y = Late
+        Late = 1
+        """
+    )
+    assert uses == (EarlyUse("Late", Pos(1, 16), 3),)
+
+
+def test_an_annotation_is_marked_as_one() -> None:
+    (use,) = _early("def f(x: Node) -> None: ...\nclass Node: ...\n")
+    assert (use.name, use.annotation) == ("Node", True)
+
+
+def test_a_try_that_catches_name_error_guards_its_body() -> None:
+    assert _early("try:\n    unicode\nexcept NameError:\n    unicode = str\n") == ()
+    assert _early("try:\n    x = Late\nexcept:\n    pass\nLate = 1\n") == ()
+    assert _early("try:\n    x = Late\nexcept ImportError:\n    pass\nLate = 1\n") != ()
+
+
+def test_names_bound_where_the_walk_cannot_see_are_never_reported() -> None:
+    assert _early("from os.path import *\nx = join\njoin = 1\n") == ()
+    assert _early("def bind():\n    global Late\n    Late = 1\nbind()\nx = Late\nLate = 2\n") == ()
+    assert _early("globals()['Late'] = 1\nx = Late\nLate = 2\n") == ()
+    assert _early("import sys\nsetattr(sys.modules[__name__], 'Late', 1)\nx = Late\nLate = 2\n") == ()
+
+
+def test_a_loop_body_may_read_what_its_previous_pass_bound() -> None:
+    assert _early("for i in range(2):\n    if i:\n        print(previous)\n    previous = i\n") == ()
+
+
+def test_type_checking_imports_count_as_bound_but_never_as_a_later_binding() -> None:
+    source = "from typing import TYPE_CHECKING\nx = Late\nif TYPE_CHECKING:\n    from m import Late\n"
+    assert _early(source) == ()
+
+
+def test_the_main_guard_does_not_run_when_the_module_is_imported() -> None:
+    assert _early('if __name__ == "__main__":\n    main()\n\ndef main():\n    pass\n') == ()
+    assert _early('if "__main__" != __name__:\n    main()\n\ndef main():\n    pass\n') != ()
+
+
+def test_annotations_are_deferred_where_python_defers_them() -> None:
+    source = "def f(x: Node) -> None: ...\nclass Node: ...\n"
+    assert (_early(source) == ()) == (sys.version_info >= (3, 14))
