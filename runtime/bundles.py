@@ -21,6 +21,7 @@ module object of the same space: see ``imports`` for what is guaranteed.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib
 import importlib.abc
@@ -28,6 +29,7 @@ import importlib.machinery
 import importlib.util
 import io
 import logging
+import os
 import sys
 import threading
 import zipfile
@@ -97,11 +99,14 @@ class _BundleLoader(importlib.abc.InspectLoader):
     """
 
     def __init__(self, label: str, files: Mapping[str, bytes], extracted: bool = False) -> None:
+        """``files``: the bundle's, by path in it; its modules are those that ``_module_name`` names."""
         self.label = label
         self.extracted = extracted
         #: What the modules' own imports resolve through (set once the scope is made).
         self.scope: ImportScope | None = None
         self.sources: dict[str, _Source] = {}
+        #: Every file of the bundle, modules and data alike, by the path its modules see (``get_data``).
+        self.data = {os.path.normpath(f"{label}/{path}"): content for path, content in files.items()}
         for path, code in files.items():
             found = _module_name(path)
             if found is not None:
@@ -135,6 +140,16 @@ class _BundleLoader(importlib.abc.InspectLoader):
             return None
         source = self._source(fullname)
         return _FolderReader(Path(source.folder) if source.folder is not None else Path(source.origin).parent)
+
+    def get_data(self, path: str) -> bytes:
+        """The bytes of the bundle's file at ``path`` (``pkgutil.get_data`` asks for them), from memory.
+
+        ``FileNotFoundError`` for a path the bundle does not hold, as a loader of files on disk raises.
+        """
+        try:
+            return self.data[os.path.normpath(path)]
+        except KeyError:
+            raise FileNotFoundError(errno.ENOENT, "not in the bundle", path) from None
 
     def exec_module(self, module: ModuleType) -> None:
         if self.scope is not None:
@@ -241,8 +256,7 @@ class ModuleSpace:
         folder = extracted_folder(sha256 or hashlib.sha256(data).hexdigest(), files, self._cache, holder=self)
         if folder is None:
             logger.warning("cannot extract %s to a cache folder: its modules have no file on disk", label)
-        modules = {path: code for path, code in files.items() if path.endswith(".py")}
-        loader = _BundleLoader(str(folder) if folder is not None else label, modules, folder is not None)
+        loader = _BundleLoader(str(folder) if folder is not None else label, files, folder is not None)
         names = [name for name in loader.sources if name.partition(".")[0] not in sys.stdlib_module_names]
         scope = loader.scope = ImportScope(self, loader, names)
 

@@ -32,7 +32,7 @@ The guarantee, at call time, in any thread or task, however many tools run at on
   this bundle's packages is imported the standard way while no bundle is being
   loaded (under the import lock), so it finds an installed package of that name or
   nothing, never another dist's module.
-- *limits*: ``importlib.util.find_spec``, ``importlib.__import__``, a reference to
+- *limits*: ``importlib.util.find_spec`` (so ``pkgutil.get_data``), ``importlib.__import__``, a reference to
   ``import_module`` taken before ``install`` (``from importlib import import_module``
   in a library imported earlier) and ``sys.modules[...]`` do not see a dist's modules
   at call time; the standard library is never a dist's.
