@@ -311,6 +311,47 @@ EXAMPLES: dict[str, CheckExamples] = {
         valid=(Example(GOOD),),
         invalid=(Example({"agent.py": agent(""), "tools.py": LOOKUP}, ("src/agent.py", 3, 9)),),
     ),
+    "skill/get-data-at-call-time": CheckExamples(
+        valid=(
+            Example(GOOD),
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": (
+                        "import pkgutil\n\n"
+                        'ITEMS = pkgutil.get_data(__name__, "items.json")\n\n'
+                        "def version():\n"
+                        '    return pkgutil.get_data("pydantic", "py.typed")\n' + LOOKUP
+                    ),
+                    "items.json": "{}",
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": (
+                        "from pkgutil import get_data\n\n"
+                        "def items():\n"
+                        '    return get_data(__name__, "items.json")\n' + LOOKUP
+                    ),
+                    "items.json": "{}",
+                },
+                ("src/tools.py", 4, 11),
+            ),
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": (
+                        'import pkgutil\n\ndef items():\n    return pkgutil.get_data("tools", "items.json")\n' + LOOKUP
+                    ),
+                    "items.json": "{}",
+                },
+                ("src/tools.py", 4, 11),
+            ),
+        ),
+    ),
     "skill/star-import": CheckExamples(
         valid=(Example(GOOD),),
         invalid=(

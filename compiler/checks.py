@@ -150,6 +150,12 @@ CHECKS: dict[str, Check] = {
             "binds the name: Python's circular-import ImportError.",
         ),
         _check(
+            "skill/get-data-at-call-time",
+            Severity.ERROR,
+            "pkgutil.get_data of a project package runs in a function: it looks the package up at call "
+            "time, when a bundle's modules cannot be found that way.",
+        ),
+        _check(
             "skill/used-before-definition",
             Severity.ERROR,
             "Code that runs when a module is imported (a class body, a decorator, a default, a base "

@@ -23,10 +23,11 @@ __all__ = ["check_imports", "report_import_cycles"]
 
 
 def check_imports(linker: Linker) -> None:
-    """Report every star import, every project-local import that resolves to nothing, and
-    every dynamic import."""
+    """Report every star import, every project-local import that resolves to nothing, every
+    dynamic import, and every ``pkgutil.get_data`` of a project package in a function."""
     for name in sorted(linker.modules):
         index = linker.modules[name]
+        _report_late_data_reads(linker, name)
         for call in index.dynamic_imports:
             linker.report(
                 "skill/dynamic-import",
@@ -83,6 +84,26 @@ def check_imports(linker: Linker) -> None:
                     item.pos,
                     f"module {target!r} has no {item.name!r}",
                 )
+
+
+def _report_late_data_reads(linker: Linker, name: str) -> None:
+    """``skill/get-data-at-call-time``: a function of ``name`` reads a project package's data with ``pkgutil.get_data``."""
+    index = linker.modules[name]
+    package_of_module = name if index.is_package else name.rpartition(".")[0]
+    for written, pos in index.late_data_reads:
+        package = {"__name__": name, "__package__": package_of_module}.get(written, written)
+        if not package or not linker.is_local(package):
+            continue  # an installed package: found at call time the standard way
+        shown = written if written in ("__name__", "__package__") else repr(written)
+        linker.report(
+            "skill/get-data-at-call-time",
+            name,
+            pos,
+            f"pkgutil.get_data({shown}, ...) in a function looks the package up when it runs, and the "
+            "modules of a tool's bundle cannot be found that way: the call fails when the tool is called",
+            hint="read the file at module level (DATA = pkgutil.get_data(__name__, 'file.json')) and use DATA "
+            "in the function, or keep importlib.resources.files(__package__) at module level",
+        )
 
 
 def report_import_cycles(linker: Linker, entry: str, tools: Sequence[ToolInfo], skills: Sequence[SkillInfo]) -> None:

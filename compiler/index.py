@@ -103,6 +103,7 @@ class _Indexer(DefinitionReader):
             inner_imports=scan.inner,
             dynamic_imports=scan.dynamic,
             reexport_only=scan.reexport_only,
+            late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
         )
 

@@ -6,6 +6,9 @@ for what its tools need, though: an import inside a function or method (a lazy
 import), in a class body or a loop, and ``importlib.import_module("name")`` or
 ``__import__("name")`` with a literal name.  ``scan_imports`` finds those, and the
 calls of those two functions whose name is not a literal, which no compiler can see.
+It also finds the ``pkgutil.get_data(package, ...)`` calls in function bodies: they look
+the package up when the function runs (``importlib.util.find_spec``), which a bundle's
+modules cannot be found by.
 
 Only statements are walked for import statements (they never sit in expressions);
 calls are looked for only in a file whose bytes mention ``import_module`` or
@@ -35,6 +38,9 @@ class ImportScan:
     inner: tuple[ImportBinding, ...]
     dynamic: tuple[Dynamic, ...]
     reexport_only: bool
+    #: ``pkgutil.get_data`` calls in functions: the package as written (a literal, ``__name__``
+    #: or ``__package__``) and where; a package given any other way is left out.
+    late_data_reads: tuple[tuple[str, Pos], ...] = ()
 
 
 def is_type_checking(test: ast.expr) -> bool:
@@ -56,6 +62,9 @@ def scan_imports(
     #: Names of ``importlib.resources`` (``from importlib import resources``) and of its ``files``.
     resources_names: set[str] = set()
     files_names: set[str] = set()
+    #: Names of ``pkgutil`` and of its ``get_data``.
+    pkgutil_names: set[str] = set()
+    get_data_names: set[str] = set()
     for statement, nested, typing_only in _statements(tree.body):
         if not isinstance(statement, ast.Import | ast.ImportFrom):
             continue
@@ -69,6 +78,10 @@ def scan_imports(
                 (importlib_names if binding.local == "importlib" else resources_names).add(binding.local)
             elif binding.module == "importlib" and binding.name == "resources":
                 resources_names.add(binding.local)
+            elif binding.module == "pkgutil" and binding.name is None:
+                pkgutil_names.add(binding.local)
+            elif binding.module == "pkgutil" and binding.name == "get_data":
+                get_data_names.add(binding.local)
         if nested:
             inner.extend(bindings)
     dynamic: list[Dynamic] = []
@@ -88,7 +101,32 @@ def scan_imports(
                 anchor = _argument(node, 0, "anchor")
                 if isinstance(anchor, ast.Constant) and isinstance(anchor.value, str) and anchor.value:
                     inner.append(ImportBinding("", anchor.value, None, 0, position(node)))
-    return ImportScan(tuple(inner), tuple(dynamic), is_package and _reexport_only(tree.body))
+    late: dict[Pos, str] = {}
+    if b"get_data" in source and (pkgutil_names or get_data_names):
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and _is_get_data(node.func, pkgutil_names, get_data_names):
+                    package = _argument(node, 0, "package")
+                    if isinstance(package, ast.Constant) and isinstance(package.value, str):
+                        late[position(node)] = package.value
+                    elif isinstance(package, ast.Name) and package.id in ("__name__", "__package__"):
+                        late[position(node)] = package.id
+    reads = tuple((package, pos) for pos, package in sorted(late.items(), key=lambda item: (item[0].line, item[0].col)))
+    return ImportScan(tuple(inner), tuple(dynamic), is_package and _reexport_only(tree.body), reads)
+
+
+def _is_get_data(func: ast.expr, pkgutil_names: set[str], get_data_names: set[str]) -> bool:
+    """Whether ``func`` is ``pkgutil.get_data`` under any of the names the module gave it."""
+    if isinstance(func, ast.Name):
+        return func.id in get_data_names
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "get_data"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in pkgutil_names
+    )
 
 
 def _is_files(func: ast.expr, importlib_names: set[str], resources_names: set[str], files_names: set[str]) -> bool:

@@ -299,6 +299,8 @@ class ModuleIndex:
     reexport_only: bool = False
     #: The names code run at import uses before the module binds them (``index_early_names``).
     early_uses: tuple[EarlyUse, ...] = ()
+    #: ``pkgutil.get_data`` calls in function bodies: the package as written, and where (``index_imports``).
+    late_data_reads: tuple[tuple[str, Pos], ...] = ()
 
 
 # --- Diagnostics -------------------------------------------------------------------
