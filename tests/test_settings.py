@@ -62,9 +62,16 @@ _LITERALS = st.recursive(
 )
 
 
+def _has_code(name: str, value: object) -> bool:
+    """Whether the probe tool has an execute: a client-side one (``client=True``) must not, so only
+    the literal's own verdict is compared."""
+    return not (name == "client" and value is True)
+
+
 def _sdk_verdict(name: str, value: object) -> str | None:
+    code = {"execute": _run} if _has_code(name, value) else {}
     try:
-        Tool(name="probe", description="d", execute=_run, **{name: value})  # type: ignore[misc]
+        Tool(name="probe", description="d", **code, **{name: value})  # type: ignore[arg-type, misc]
     except ToolDefinitionError as error:
         return str(error).removeprefix("tool 'probe': ")
     return None
@@ -77,7 +84,7 @@ def _compiler_verdict(root: Path, name: str, value: object) -> str | None:
         "def run(input, ctx):\n"
         "    return 'ok'\n"
         "\n"
-        f'probe = Tool(name="probe", description="d", execute=run, {name}={value!r})\n'
+        f'probe = Tool(name="probe", description="d", {"execute=run, " if _has_code(name, value) else ""}{name}={value!r})\n'
         'agent = Agent(name="a", skills=[Skill(name="s", tools=[probe])])\n'
     )
     write_project(root, {"agent.py": source})
