@@ -229,13 +229,12 @@ def compile_project(
 
                 check = lambda staging: reporter.diagnostics(check_dist(staging, artifacts))  # noqa: E731
             with output_lock(config.out, notify):
-                diagnostics.extend(
-                    emit_dist(
-                        config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded
-                    )
+                emitted = emit_dist(
+                    config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded, session
                 )
+                diagnostics.extend(emitted.diagnostics)
                 if not _has_errors(diagnostics):
-                    dist_state, written = DIST_WRITTEN, fingerprint(config.out)
+                    dist_state, written = DIST_WRITTEN, emitted.written
                     if use_cache:  # still holding the lock: the record matches what is in dist/
                         remember(written)
             timings["emit"] = time.perf_counter() - mark

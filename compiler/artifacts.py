@@ -231,6 +231,8 @@ def build_artifacts(
     imported: list[str] = []
     environment = environment_key()
     data_keys: dict[frozenset[str], str] = {}
+    # Where each tool built now sits in ``tools``, and its cache slot, key and findings.
+    fresh: list[tuple[int, str, str | None, tuple[Finding, ...]]] = []
     for tool in linked.tools:
         key = (
             artifact_key(linker, tool, keys, import_schemas, data, environment, data_keys)
@@ -255,9 +257,13 @@ def build_artifacts(
         if import_wanted and not import_schemas:
             findings[before:] = [_needs_consent(item) for item in findings[before:]]
         if built is not None:
+            fresh.append((len(tools), slot, key, tuple(findings[before:])))
             tools.append(built)
-            if cache is not None and key is not None:
-                cache[slot] = CachedTool(key, built.files, tuple(findings[before:]))
+    if archives and fresh:  # their manifest entries, rendered once and cached with the rest
+        _with_manifest_entries(tools, [position for position, _, _, _ in fresh])
+    for position, slot, key, met in fresh:
+        if cache is not None and key is not None:
+            cache[slot] = CachedTool(key, tools[position].files, met)
     for tool in linked.misnamed:  # refused for its name only: its schemas are still checked, in this run
         resolved = len(linker.findings)
         for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
@@ -373,10 +379,27 @@ def _build_tool(
             return None
         parameters = strict
     if client:
-        return EmittedTool(tool, tool_files(b"", "", (), input_schema, parameters, output_schema))
+        return EmittedTool(tool, tool_files(tool, b"", "", (), input_schema, parameters, output_schema))
     return EmittedTool(
-        tool, tool_files(archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema)
+        tool,
+        tool_files(tool, archive, bundle.entry_module, bundle.requirements, input_schema, parameters, output_schema),
     )
+
+
+def _with_manifest_entries(tools: list[EmittedTool], built: list[int]) -> None:
+    """Give the tools at the positions ``built`` their manifest entries.
+
+    Rendered one after the other once every bundle is built: in between, each takes about
+    twice as long (a cold compile renders hundreds).
+    """
+    from .manifest_text import tool_entry_json  # the manifest's models: a check, which writes none, never needs them
+
+    for position in built:
+        tool, files = tools[position].info, tools[position].files
+        entry = tool_entry_json(
+            tool, files.archive, files.entry_module, files.requirements, files.output_schema is not None
+        )
+        tools[position] = EmittedTool(tool, files._replace(manifest_json=entry))
 
 
 def _import_schemas(

@@ -10,37 +10,29 @@ dates, no timestamps anywhere.
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 from collections.abc import Callable, Sequence
-from json.encoder import encode_basestring
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..contracts.manifest import (
-    AgentEntry,
-    CompilerEntry,
-    ConditionEntry,
-    Definition,
-    EntryPoint,
-    Manifest,
-    SchemaPaths,
-    SkillEntry,
-    SourceEntry,
-    ToolEntry,
-    WarningEntry,
-)
-from ..contracts.settings import CLIENT, STRICT
+from ..contracts.settings import CLIENT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
-from ..contracts.version import __version__
 from .dist_files import EmittedSkill, EmittedTool
+from .dist_record import current_status
 from .json_text import indented_json
-from .output import Fingerprint, check_output_folder, remove_leftovers
+from .manifest_text import assemble_manifest, tool_entry_json
+from .output import Fingerprint, check_output_folder, fingerprint, remove_leftovers
 from .staging import spare_folder, stage_dist
 from .swap import TRASH_DIR, discard_staging, swap_in
 from .types import AgentInfo, Config, Diagnostic, Severity
 
+if TYPE_CHECKING:
+    from .session import CompileSession
+
 __all__ = [
     "MANIFEST",
     "MANIFEST_FORMAT",
+    "Emitted",
     "emit_dist",
     "json_bytes",
 ]
@@ -57,82 +49,46 @@ def json_bytes(document: object, *, sort_keys: bool = True) -> bytes:
     return (indented_json(document, sort_keys=sort_keys) + "\n").encode()
 
 
-def _object_bytes(fields: Sequence[tuple[str, str]]) -> bytes:
-    """``json_bytes`` of an object whose values are given as ``indented_json`` text already, in order.
-
-    A value nests by indenting each of its lines: JSON text has a line break only between
-    its parts (one inside a string is written ``\\n``).
-    """
-    inner = "\n  "
-    parts = [encode_basestring(key) + ": " + text.replace("\n", inner) for key, text in fields]
-    return ("{" + inner + ("," + inner).join(parts) + "\n}\n").encode()
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def _tool_entry(tool: EmittedTool) -> str:
+    """The tool's manifest entry: as its artifacts were made with it, else rendered now."""
+    files = tool.files
+    if files.manifest_json:
+        return files.manifest_json
+    return tool_entry_json(
+        tool.info, files.archive, files.entry_module, files.requirements, files.output_schema is not None
+    )
 
 
-def _manifest(
+def dist_files(
     agent: AgentInfo,
     skills: Sequence[EmittedSkill],
     tools: Sequence[EmittedTool],
     warnings: Sequence[Diagnostic],
     digest: str,
-) -> Manifest:
-    def tool_entry(tool: EmittedTool) -> ToolEntry:
-        info, files, folder = tool.info, tool.files, f"tools/{tool.info.name}"
-        client = info.settings[CLIENT]
-        return ToolEntry(
-            name=info.name,
-            skill=info.skill,
-            description=info.description,
-            form=info.form,
-            source=SourceEntry(path=info.source.path, line=info.source.line),
-            definition=Definition(module=info.module, qualname=info.qualname),
-            # A client-side tool ships no code: no entry, no bundle.
-            entry=None if client else EntryPoint(module=files.entry_module, qualname="tool"),
-            bundle=None if client else f"{folder}/bundle.zip",
-            sha256=None if client else _sha256(files.archive),
-            schemas=SchemaPaths(
-                tool=f"{folder}/tool.json",
-                input=f"{folder}/input.schema.json",
-                output=f"{folder}/output.schema.json" if files.output_schema is not None else None,
-            ),
-            settings=info.settings,
-            has_condition=info.has_condition,
-            is_async=info.is_async,
-            requirements=files.requirements,
-        )
+) -> dict[str, bytes]:
+    """Every file of ``dist/``, by path relative to it."""
+    files: dict[str, bytes] = {}
+    for tool in tools:
+        folder, schemas = f"tools/{tool.info.name}", tool.files
+        if not tool.info.settings[CLIENT]:
+            files[f"{folder}/bundle.zip"] = schemas.archive
+        files[f"{folder}/input.schema.json"] = (schemas.input_json + "\n").encode()
+        if schemas.output_json is not None:
+            files[f"{folder}/output.schema.json"] = (schemas.output_json + "\n").encode()
+        files[f"{folder}/tool.json"] = schemas.definition
+    for skill in skills:
+        if skill.archive is not None:
+            files[f"skills/{skill.info.name}/condition.zip"] = skill.archive
+    conditions = [(skill.info, skill.archive, skill.entry_module) for skill in skills]
+    files[MANIFEST] = assemble_manifest(agent, conditions, [_tool_entry(tool) for tool in tools], warnings, digest)
+    return files
 
-    def skill_entry(skill: EmittedSkill) -> SkillEntry:
-        condition = None
-        if skill.archive is not None and skill.entry_module is not None:
-            condition = ConditionEntry(
-                bundle=f"skills/{skill.info.name}/condition.zip",
-                sha256=_sha256(skill.archive),
-                entry=EntryPoint(module=skill.entry_module, qualname="condition"),
-            )
-        return SkillEntry(
-            name=skill.info.name,
-            description=skill.info.description,
-            context=skill.info.context,
-            tools=skill.info.tools,
-            source=SourceEntry(path=skill.info.source.path, line=skill.info.source.line),
-            condition=condition,
-        )
 
-    return Manifest(
-        format=MANIFEST_FORMAT,
-        compiler=CompilerEntry(name="skillc", version=__version__),
-        source_digest=digest,
-        agent=AgentEntry(name=agent.name, persona=agent.persona, skills=agent.skills),
-        skills=tuple(skill_entry(skill) for skill in skills),
-        tools=tuple(tool_entry(tool) for tool in tools),
-        warnings=tuple(
-            WarningEntry(code=item.code, message=item.message, path=item.path, line=item.line, column=item.col + 1)
-            for item in warnings
-        ),
-    )
+class Emitted(NamedTuple):
+    """What ``emit_dist`` did: what ``check`` said, and the fingerprint of the ``dist/`` written (if one was)."""
+
+    diagnostics: list[Diagnostic]
+    written: Fingerprint | None
 
 
 def emit_dist(
@@ -144,41 +100,34 @@ def emit_dist(
     digest: str,
     check: Callable[[Path], list[Diagnostic]] | None = None,
     recorded: Fingerprint | None = None,
-) -> list[Diagnostic]:
+    session: CompileSession | None = None,
+) -> Emitted:
     """Write the whole of ``dist/`` beside it, then swap it in; call it holding ``output_lock``.
 
     The folder it replaces is proven to be skillc's output first (``UsageError``
     otherwise, with nothing touched; ``recorded`` is the fingerprint of the last
     ``dist/`` written, see ``check_output_folder``).  ``check`` looks at the finished folder before
     the swap; if it reports an error, the folder is thrown away and the previous
-    ``dist/`` stays.  Returns what it said.
+    ``dist/`` stays.  A ``session`` keeps what this compile wrote (``dist_record``), so the
+    next one compares what it writes with that instead of reading ``dist/`` back.
+    Returns what ``check`` said and the fingerprint of the new ``dist/``, taken as it was
+    written (``None`` if none was).
     """
     out = config.out
-    check_output_folder(out, recorded)
+    record, spared = (session.dist, session.spare) if session is not None else (None, None)
+    # One look at dist/: the proof that it is skillc's, and what the fill compares the record with
+    # (guided by the record of how this process left it, if it has one).
+    if record is not None and record.path == out:
+        now = record.fingerprint_now()
+    else:
+        now = fingerprint(out) if recorded is not None else None
+    check_output_folder(out, recorded, now)
     remove_leftovers(out)
-    files: dict[str, bytes] = {}
-    for tool in tools:
-        folder, schemas = f"tools/{tool.info.name}", tool.files
-        if not tool.info.settings[CLIENT]:
-            files[f"{folder}/bundle.zip"] = schemas.archive
-        files[f"{folder}/input.schema.json"] = (schemas.input_json + "\n").encode()
-        if schemas.output_json is not None:
-            files[f"{folder}/output.schema.json"] = (schemas.output_json + "\n").encode()
-        files[f"{folder}/tool.json"] = _object_bytes(
-            [
-                ("type", '"function"'),
-                ("name", indented_json(tool.info.name)),
-                ("description", indented_json(tool.info.description)),
-                ("parameters", schemas.parameters_json),
-                ("strict", indented_json(tool.info.settings[STRICT])),
-            ]
-        )
-    for skill in skills:
-        if skill.archive is not None:
-            files[f"skills/{skill.info.name}/condition.zip"] = skill.archive
-    files[MANIFEST] = json_bytes(_manifest(agent, skills, tools, warnings, digest).document())
+    files = dist_files(agent, skills, tools, warnings, digest)
     spare = spare_folder(config.root, out)
-    staged = stage_dist(out, spare, files)
+    if session is not None:
+        session.dist = session.spare = None  # whatever happens next, the fill changes what they say
+    staged = stage_dist(out, spare, files, record, current_status(now), spared)
     try:
         found = check(staged.path) if check is not None else []
     except BaseException:
@@ -186,11 +135,16 @@ def emit_dist(
         raise
     if any(item.severity is Severity.ERROR for item in found):
         discard_staging(staged, spare)
-        return found
+        return Emitted(found, None)
     try:
-        swap_in(staged, out, spare, config.root / TRASH_DIR)
+        swapped = swap_in(staged, out, spare, config.root / TRASH_DIR)
     except BaseException:
         if staged.path.exists():  # the swap did not happen, or the retired folder is still beside dist/
             discard_staging(staged, spare)
         raise
-    return found
+    written = dataclasses.replace(staged.record, path=out) if swapped.untouched else None
+    if session is not None and written is not None:
+        session.dist = written
+        if swapped.parked and record is not None and record.path == out:  # the dist/ it retired, as left
+            session.spare = dataclasses.replace(record, path=spare)
+    return Emitted(found, written.fingerprint() if written is not None else fingerprint(out))

@@ -99,13 +99,14 @@ def _is_skillc_manifest(path: Path) -> bool:
     )
 
 
-def check_output_folder(out: Path, recorded: Fingerprint | None = None) -> None:
+def check_output_folder(out: Path, recorded: Fingerprint | None = None, now: Fingerprint | None = None) -> None:
     """Raise ``UsageError`` unless ``out`` may be replaced: absent, empty, or skillc's own output.
 
     Its own output is a folder with skillc's ``manifest.json`` and nothing skillc would
     not write, or one whose every entry is still the very file (by inode) that the
     fingerprint ``recorded`` after skillc's last write lists: a ``dist/`` that lost its
-    manifest is still provably skillc's.
+    manifest is still provably skillc's.  ``now`` is ``out``'s fingerprint if the caller
+    took it just now (it is taken here otherwise).
     """
     hint = "choose another output folder (--out, or [tool.skill] out), or empty this one yourself"
     if out.is_symlink():
@@ -117,7 +118,7 @@ def check_output_folder(out: Path, recorded: Fingerprint | None = None) -> None:
     try:
         if not any(out.iterdir()):
             return
-        if recorded is not None and _written_by_skillc(out, recorded):
+        if recorded is not None and _written_by_skillc(out, recorded, now):
             return
         if not _is_skillc_manifest(out / MANIFEST):
             raise UsageError(
@@ -137,14 +138,16 @@ def check_output_folder(out: Path, recorded: Fingerprint | None = None) -> None:
         )
 
 
-def _written_by_skillc(out: Path, recorded: Fingerprint) -> bool:
-    """Whether every file under ``out`` is one ``recorded`` lists, unchanged in every respect.
+def _written_by_skillc(out: Path, recorded: Fingerprint, now: Fingerprint | None = None) -> bool:
+    """Whether every file under ``out`` (its fingerprint ``now``, taken here if not given) is one
+    ``recorded`` lists, unchanged in every respect.
 
     Folders are matched by inode alone (removing a file changes its folder's times); a
     file must match in everything, so that a new file which happens to get a freed
     inode is not taken for skillc's.
     """
-    now = fingerprint(out)
+    if now is None:
+        now = fingerprint(out)
     if now is None:
         return False
     known = set(recorded)

@@ -2,12 +2,14 @@
 
 ``skill compile --watch`` compiles, waits for a change, and compiles again.  Its
 ``CompileSession`` holds what the last compile read and found: the configuration, the
-snapshot of the sources (with the identity of every folder walked and file read), and
-the last link's record.  So the watch finds a change by a stat of each of those paths,
-and the next compile reads again only the files that changed (``source_tree``), relinks
-only when a summary changed (``link_cache``), and takes everything else from memory.  The
-caches on disk are still kept up to date: what a compile after the watch finds there is
-what it would have found after a compile of its own.
+snapshot of the sources (with the identity of every folder walked and file read), the
+last link's record, and how it left ``dist/`` and the folder it retired.  So the watch
+finds a change by a stat of each of those paths, and the next compile reads again only
+the files that changed (``source_tree``), relinks only when a summary changed
+(``link_cache``), compares what it writes with what it wrote rather than reading
+``dist/`` back (``dist_record``, ``spare_survey``), and takes everything else from
+memory.  The caches on disk are still kept up to date: what a compile after the watch
+finds there is what it would have found after a compile of its own.
 
 Nothing here decides a result: every stage gives what it gives from scratch.
 """
@@ -22,6 +24,7 @@ from .source_tree import Identity, Snapshot, identity
 from .types import Config
 
 if TYPE_CHECKING:
+    from .dist_record import DistRecord
     from .link_cache import LinkRecord
 
 __all__ = ["CompileSession"]
@@ -37,6 +40,11 @@ class CompileSession:
     #: The sources the last compile read (``None`` until one did).
     snapshot: Snapshot | None = None
     link: LinkRecord | None = None
+    #: What the last compile wrote into dist/ and how it left it (``dist_record``); ``None``
+    #: once anything may have changed it, a fill of the next one included.
+    dist: DistRecord | None = None
+    #: How the last compile left the dist/ it retired, now parked in .skill/spare/ (``spare_survey``).
+    spare: DistRecord | None = None
     #: The pyproject.toml the last compile found, and its identity before it was read
     #: (``None`` when it found none): what a compile that failed on it had read.
     attempted: tuple[Path, Identity | None] | None = None

@@ -13,7 +13,10 @@ What holds, whichever way the folder was made:
   of ``dist/``; folders and regular files, no symbolic link, nothing else), and only its
   folders and the inode identity of its files are used: a file is kept only if it is the
   very file the current ``dist/`` holds at the same place, whose bytes are compared with
-  the new ones.  Anything else in it is unlinked, never opened.
+  the new ones.  Anything else in it is unlinked, never opened.  (A process that compiles
+  again and again proves it such a tree partly by what it recorded, ``spare_survey``, and
+  compares with the bytes it wrote into a ``dist/`` proven unchanged since, ``dist_record``,
+  rather than reading them back.)
 - Nothing is written in place: a new file is always a new inode under a new name, so no
   byte of the current ``dist/`` changes while the next one is made.
 - Every operation goes through folders opened without following links (``O_NOFOLLOW``),
@@ -21,6 +24,8 @@ What holds, whichever way the folder was made:
   the compile runs.
 - A file of the current ``dist/`` is shared (hard-linked) only if its bytes equal the new
   ones and it has no name but its own and, at the same place, the recycled folder's.
+- What the fill makes is recorded as it is made (``Staged.record``): the fingerprint of
+  the new ``dist/`` needs no walk of it.
 """
 
 from __future__ import annotations
@@ -33,16 +38,16 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from ..contracts.spec import MANIFEST, NAME_PATTERN
-from .output import SKILL_FILES, TOOL_FILES, staging_prefix
+from .dist_record import FOLDER, DistRecord, Recorder, Seen, Status, Written, proven, seen
+from .output import staging_prefix
+from .spare_survey import Survey, Unexpected, survey
 
 __all__ = ["RECYCLING", "SPARE_DIR", "Staged", "real_folder", "spare_folder", "stage_dist", "throw_away"]
 
 #: Where a retired ``dist/`` waits, inside the project, to become the next compile's staging folder.
 SPARE_DIR = Path(".skill") / "spare"
-#: The folders of ``dist/`` that hold one folder per tool or skill, and the files each may hold.
-_GROUPS: Mapping[str, frozenset[str]] = {"tools": TOOL_FILES, "skills": SKILL_FILES}
 #: Whether folders can be opened and worked in by descriptor (POSIX); elsewhere nothing is recycled.
 RECYCLING = (
     hasattr(os, "O_DIRECTORY")
@@ -53,13 +58,8 @@ RECYCLING = (
 _USER = os.geteuid() if hasattr(os, "geteuid") else 0
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC
 _READ = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
-
-
-class _Unexpected(Exception):
-    """A recycled folder holds something skillc would not have written there."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,8 @@ class Staged:
     path: Path
     #: How many of its files are also files of the current ``dist/`` (hard links).
     shared: int
+    #: Every file and folder in it as the fill left them (``dist_record``).
+    record: DistRecord
 
 
 def spare_folder(root: Path, out: Path) -> Path:
@@ -77,29 +79,55 @@ def spare_folder(root: Path, out: Path) -> Path:
     return root / SPARE_DIR / f"{out.name}-{key}"
 
 
-def stage_dist(out: Path, spare: Path, files: Mapping[str, bytes]) -> Staged:
+def stage_dist(
+    out: Path,
+    spare: Path,
+    files: Mapping[str, bytes],
+    record: DistRecord | None = None,
+    now: Mapping[str, Status] | None = None,
+    spared: DistRecord | None = None,
+) -> Staged:
     """Make a folder beside ``out`` that holds exactly ``files`` (relative path -> bytes).
 
     It is the ``spare`` folder if one is parked there and is exactly a tree skillc
     writes, else a new one; a recycled folder that turns out unusable half-way is thrown
     away and the work done again in a new one.  Call it holding ``output_lock``.
+
+    ``now`` is the fingerprint of ``out`` taken in this compile (by name), ``record`` what
+    this process wrote there last: a file of ``out`` they prove unchanged since
+    (``dist_record.proven``) is not read back to be compared; ``now`` alone spares opening
+    files that are not there.  ``spared`` is how this process left the folder parked in
+    ``spare`` (``spare_survey``).
     """
     previous = out if out.is_dir() and not out.is_symlink() else None
     wanted = _by_folder(files)
+    known = _Known(
+        record if record is not None and record.path == out else None,
+        now,
+        spared if spared is not None and spared.path == spare else None,
+    )
     staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out), dir=out.parent))
     try:
         if RECYCLING and _claim(spare, staging):
             try:
                 staging.chmod(0o755)
-                return Staged(staging, _fill(staging, previous, wanted, recycled=True))
-            except (_Unexpected, OSError):  # not a tree skillc writes, or not one it can write in
+                return _fill(staging, previous, wanted, known, recycled=True)
+            except (Unexpected, OSError):  # not a tree skillc writes, or not one it can write in
                 throw_away(staging)
                 staging = Path(tempfile.mkdtemp(prefix=staging_prefix(out), dir=out.parent))
         staging.chmod(0o755)  # mkdtemp makes it private; dist/ is as readable as the sources
-        return Staged(staging, _fill(staging, previous, wanted, recycled=False))
+        return _fill(staging, previous, wanted, known, recycled=False)
     except BaseException:
         throw_away(staging)
         raise
+
+
+class _Known(NamedTuple):
+    """What this compile knows of the current ``dist/`` without reading it (see ``stage_dist``)."""
+
+    record: DistRecord | None
+    now: Mapping[str, Status] | None
+    spared: DistRecord | None
 
 
 # --------------------------------------------------------------------- the spare folder
@@ -149,55 +177,6 @@ def _by_folder(files: Mapping[str, bytes]) -> dict[str, dict[str, bytes]]:
     return dict(sorted(wanted.items()))
 
 
-def _survey(root: int) -> dict[str, dict[str, os.stat_result]]:
-    """The folders and files of a recycled tree, by folder; ``_Unexpected`` unless it is exactly a ``dist/``."""
-    found: dict[str, dict[str, os.stat_result]] = {"": {}}
-    with os.scandir(root) as entries:
-        for entry in entries:
-            if entry.name == MANIFEST:
-                found[""][MANIFEST] = _regular(entry)
-            elif entry.name in _GROUPS and stat.S_ISDIR(entry.stat(follow_symlinks=False).st_mode):
-                found[entry.name] = {}
-            else:
-                raise _Unexpected(entry.name)
-    for group, allowed in _GROUPS.items():
-        if group in found:
-            group_fd = os.open(group, _FOLDER, dir_fd=root)
-            try:
-                found.update(_survey_group(group, group_fd, allowed))
-            finally:
-                os.close(group_fd)
-    return found
-
-
-def _survey_group(group: str, group_fd: int, allowed: frozenset[str]) -> dict[str, dict[str, os.stat_result]]:
-    """The folders of one tool or skill each, in ``group``, and their files."""
-    with os.scandir(group_fd) as entries:
-        names = [entry.name for entry in entries]
-    found: dict[str, dict[str, os.stat_result]] = {}
-    for name in names:
-        if NAME_PATTERN.fullmatch(name) is None:
-            raise _Unexpected(name)
-        folder = os.open(name, _FOLDER, dir_fd=group_fd)  # a link (or a file) fails here
-        try:
-            with os.scandir(folder) as entries:
-                files = {entry.name: _regular(entry) for entry in entries}
-        finally:
-            os.close(folder)
-        if not files.keys() <= allowed:
-            raise _Unexpected(f"{group}/{name}")
-        found[f"{group}/{name}"] = files
-    return found
-
-
-def _regular(entry: os.DirEntry[str]) -> os.stat_result:
-    """The status of a file that is a regular file of this user's; ``_Unexpected`` otherwise."""
-    info = entry.stat(follow_symlinks=False)
-    if not stat.S_ISREG(info.st_mode) or info.st_uid != _USER:
-        raise _Unexpected(entry.name)
-    return info
-
-
 class _Folders:
     """Folders of one tree opened by descriptor, each without following a link; or plain paths."""
 
@@ -211,10 +190,10 @@ class _Folders:
             return None
         if folder not in self._open:
             if folder == "":
-                self._open[folder] = os.open(self.root, _FOLDER)
+                self._open[folder] = os.open(self.root, FOLDER)
             else:
                 parent, _, name = folder.rpartition("/")
-                self._open[folder] = os.open(name, _FOLDER, dir_fd=self.fd(parent))
+                self._open[folder] = os.open(name, FOLDER, dir_fd=self.fd(parent))
         return self._open[folder]
 
     def at(self, folder: str, name: str) -> tuple[str, int | None]:
@@ -235,6 +214,13 @@ class _Folders:
         target, fd = self.at(*_split(folder))
         os.rmdir(target, dir_fd=fd)
 
+    def status(self, folder: str) -> os.stat_result:
+        """The status of ``folder`` (relative, not the top) itself, without following a link."""
+        if folder in self._open:
+            return os.fstat(self._open[folder])
+        target, fd = self.at(*_split(folder))
+        return os.stat(target, dir_fd=fd, follow_symlinks=False)
+
     def close(self, folder: str | None = None) -> None:
         for key in [folder] if folder is not None else list(self._open):
             fd = self._open.pop(key, None)
@@ -242,23 +228,35 @@ class _Folders:
                 os.close(fd)
 
 
-def _fill(staging: Path, previous: Path | None, wanted: dict[str, dict[str, bytes]], *, recycled: bool) -> int:
-    """Make ``staging`` hold exactly ``wanted``; returns how many files it shares with ``previous``."""
+def _fill(
+    staging: Path, previous: Path | None, wanted: dict[str, dict[str, bytes]], known: _Known, *, recycled: bool
+) -> Staged:
+    """Make ``staging`` hold exactly ``wanted``, sharing what it can with ``previous``, and record it."""
     new, old = _Folders(staging), _Folders(previous) if previous is not None else None
+    recorder = Recorder()
     try:
-        present = _survey(_require(new.fd(""))) if recycled else {"": {}}
+        surveyed = survey(_require(new.fd("")), known.spared, known.record, known.now) if recycled else None
+        present = surveyed.files if surveyed is not None else {"": {}}
         shared = 0
         for folder, files in wanted.items():
+            if surveyed is not None and _as_it_is(surveyed, folder, files, recorder):
+                del present[folder]
+                shared += len(files)
+                continue
             have = present.pop(folder, None)
             if have is None:
                 new.mkdir(folder)  # never the top: it is there, recycled or new
                 have = {}
-            old_fd = _folder_fd(old, folder)
+            old_fd = _folder_fd(old, folder, known.now)
             for name, data in files.items():
-                shared += _put(new, folder, name, data, have.pop(name, None), old, old_fd)
+                prior = _prior(known, folder, name, old_fd, data)
+                kept, found = _put(new, folder, name, data, have.pop(name, None), old, prior)
+                shared += kept
+                recorder.file(folder, name, found, data)
             for name in have:  # what the recycled folder holds and the new dist/ does not
                 new.unlink(folder, name)
             if folder.count("/") == 1:
+                recorder.folder(folder, new.status(folder))
                 new.close(folder)
                 if old is not None:
                     old.close(folder)
@@ -266,16 +264,37 @@ def _fill(staging: Path, previous: Path | None, wanted: dict[str, dict[str, byte
             for name in present[folder]:
                 new.unlink(folder, name)
             new.rmdir(folder)
-        return shared
+        for group in wanted:
+            if group and "/" not in group:  # done with last: removing a tool's folder changes its group's
+                recorder.folder(group, new.status(group))
+        return Staged(staging, shared, recorder.record(staging))
     finally:
         new.close()
         if old is not None:
             old.close()
 
 
+def _as_it_is(surveyed: Survey, folder: str, files: Mapping[str, bytes], recorder: Recorder) -> bool:
+    """Whether the recycled ``folder`` already holds exactly ``files``, each the current ``dist/``'s
+    very file, known without looking (``spare_survey``); if so, it is recorded as it is."""
+    known = surveyed.known.get(folder)
+    if known is None:
+        return False
+    info, written = known
+    if written.keys() != files.keys():
+        return False
+    for name, data in files.items():  # its one other name is dist/'s; anything else takes the long way
+        if written[name].seen.links != 2 or written[name].data != data:
+            return False
+    for name, data in files.items():
+        recorder.file(folder, name, written[name].seen, data)
+    recorder.folder(folder, info)
+    return True
+
+
 def _require(fd: int | None) -> int:
     if fd is None:
-        raise _Unexpected("no descriptors")
+        raise Unexpected("no descriptors")
     return fd
 
 
@@ -284,9 +303,10 @@ def _split(folder: str) -> tuple[str, str]:
     return parent, name
 
 
-def _folder_fd(old: _Folders | None, folder: str) -> int | str | None:
-    """The previous ``dist/``'s ``folder``: a descriptor (or path), ``None`` if it has none."""
-    if old is None:
+def _folder_fd(old: _Folders | None, folder: str, now: Mapping[str, Status] | None) -> int | str | None:
+    """The previous ``dist/``'s ``folder``: a descriptor (or path), ``None`` if it has none
+    (as a fingerprint taken ``now`` may already say)."""
+    if old is None or (folder and now is not None and folder not in now):
         return None
     try:
         fd = old.fd(folder)
@@ -295,51 +315,78 @@ def _folder_fd(old: _Folders | None, folder: str) -> int | str | None:
     return fd if fd is not None else os.path.join(old.root, folder)
 
 
+class _Prior(NamedTuple):
+    """The previous ``dist/``'s file at a place: which file it is, its links, whether it holds the new bytes."""
+
+    device: int
+    inode: int
+    links: int
+    #: It holds exactly the new bytes and has no name outside ``dist/`` and the recycled folder.
+    same: bool
+
+
 def _put(
     new: _Folders,
     folder: str,
     name: str,
     data: bytes,
-    have: os.stat_result | None,
+    have: Seen | None,
     old: _Folders | None,
-    old_fd: int | str | None,
-) -> int:
-    """Give ``folder/name`` the bytes ``data`` in the staging tree; 1 if it is the previous ``dist/``'s file.
+    prior: _Prior | None,
+) -> tuple[int, Seen]:
+    """Give ``folder/name`` the bytes ``data`` in the staging tree: 1 if it is the previous ``dist/``'s
+    file (``prior``), and its status once it is there.
 
     ``have`` is what the recycled folder holds there: kept only if it is the previous
     ``dist/``'s very file and that holds ``data``; a file with any other name (a hard
-    link made from outside) makes the recycled folder unusable (``_Unexpected``).
+    link made from outside) makes the recycled folder unusable (``Unexpected``).
     """
-    info, content = _previous_file(old_fd, name, len(data))
-    if have is not None and have.st_nlink != 1 and not (have.st_nlink == 2 and _same_inode(have, info)):
-        raise _Unexpected(f"{folder}/{name}")
+    if have is not None and have.links != 1 and not (have.links == 2 and _same_inode(have, prior)):
+        raise Unexpected(f"{folder}/{name}")
     # Shared only if its one other name, if any, is the recycled folder's at the same place.
-    same = info is not None and content == data and (info.st_nlink == 1 or _same_inode(info, have))
-    if same and _same_inode(have, info):
-        return 1  # the recycled folder already holds that very file
+    same = prior is not None and prior.same and (prior.links == 1 or _same_inode(have, prior))
+    if same and have is not None and _same_inode(have, prior):
+        return 1, have  # the recycled folder already holds that very file
     target, fd = new.at(folder, name)
     if have is not None:
         os.unlink(target, dir_fd=fd)
-    if same and info is not None and old is not None and _link(old, folder, name, target, fd, info):
-        return 1
-    _write(target, fd, data)
-    return 0
+    if same and prior is not None and old is not None:
+        linked = _link(old, folder, name, target, fd, prior)
+        if linked is not None:
+            return 1, seen(linked)
+    return 0, seen(_write(target, fd, data))
 
 
-def _same_inode(first: os.stat_result | None, second: os.stat_result | None) -> bool:
-    """Whether both describe one and the same file."""
-    return first is not None and second is not None and (first.st_dev, first.st_ino) == (second.st_dev, second.st_ino)
+def _same_inode(first: Seen | None, prior: _Prior | None) -> bool:
+    """Whether ``first`` is the previous ``dist/``'s file ``prior``."""
+    return first is not None and prior is not None and (first.device, first.status[0]) == (prior.device, prior.inode)
 
 
-def _previous_file(old_fd: int | str | None, name: str, size: int) -> tuple[os.stat_result | None, bytes | None]:
-    """The previous ``dist/``'s file ``name``: its status, and its bytes if it has ``size`` of them and may be shared.
+def _prior(known: _Known, folder: str, name: str, old_fd: int | str | None, data: bytes) -> _Prior | None:
+    """The previous ``dist/``'s file ``name`` in ``folder`` (open as ``old_fd``), compared with ``data``.
+
+    Taken from what this process wrote there when the fingerprint taken now proves it
+    unchanged since; read back otherwise (and not even opened where that fingerprint
+    shows nothing).
+    """
+    written: Written | None = proven(known.record, known.now, folder, name)
+    if written is not None:
+        found = written.seen
+        return _Prior(found.device, found.status[0], found.links, found.links <= 2 and written.data == data)
+    if known.now is not None and (f"{folder}/{name}" if folder else name) not in known.now:
+        return None
+    return _previous_file(old_fd, name, data)
+
+
+def _previous_file(old_fd: int | str | None, name: str, data: bytes) -> _Prior | None:
+    """The previous ``dist/``'s file ``name``, read back if it has as many bytes as ``data`` and may be shared.
 
     A file with a name outside ``dist/`` (a hard link made from anywhere but the recycled
     folder's same place) is never shared, so its bytes are not read: what is written
     through that other name would change ``dist/``.
     """
     if old_fd is None:
-        return None, None
+        return None
     try:
         fd = (
             os.open(name, _READ, dir_fd=old_fd)
@@ -347,12 +394,13 @@ def _previous_file(old_fd: int | str | None, name: str, size: int) -> tuple[os.s
             else os.open(os.path.join(old_fd, name), _READ)
         )
     except OSError:
-        return None, None
+        return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size != size or info.st_nlink > 2:
-            return info, None
-        return info, _read(fd, size + 1)
+        size = len(data)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size or info.st_nlink > 2 or info.st_uid != _USER:
+            return _Prior(info.st_dev, info.st_ino, info.st_nlink, False)
+        return _Prior(info.st_dev, info.st_ino, info.st_nlink, _read(fd, size + 1) == data)
     finally:
         os.close(fd)
 
@@ -368,25 +416,28 @@ def _read(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _link(old: _Folders, folder: str, name: str, target: str, fd: int | None, same: os.stat_result) -> bool:
-    """Hard-link the previous ``dist/``'s file to ``target``, if it is still the file that was compared."""
+def _link(old: _Folders, folder: str, name: str, target: str, fd: int | None, same: _Prior) -> os.stat_result | None:
+    """Hard-link the previous ``dist/``'s file to ``target``, if it is still the file that was compared;
+    the status of the link made."""
     source, source_fd = old.at(folder, name)
     try:
         os.link(source, target, src_dir_fd=source_fd, dst_dir_fd=fd, follow_symlinks=False)
     except OSError:  # another file system, or no hard links there: it is written instead
-        return False
+        return None
     linked = os.stat(target, dir_fd=fd, follow_symlinks=False)
-    if (linked.st_dev, linked.st_ino) == (same.st_dev, same.st_ino):
-        return True
+    if (linked.st_dev, linked.st_ino) == (same.device, same.inode):
+        return linked
     os.unlink(target, dir_fd=fd)  # replaced since it was compared
-    return False
+    return None
 
 
-def _write(target: str, fd: int | None, data: bytes) -> None:
+def _write(target: str, fd: int | None, data: bytes) -> os.stat_result:
+    """Write a new file ``target``; its status once written."""
     descriptor = os.open(target, _CREATE, 0o666, dir_fd=fd)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(descriptor, view) :]
+        return os.fstat(descriptor)
     finally:
         os.close(descriptor)

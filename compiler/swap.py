@@ -17,17 +17,28 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from .output import retired_prefix
 from .staging import RECYCLING, Staged, real_folder, throw_away
 
-__all__ = ["TRASH_DIR", "discard_staging", "swap_in"]
+__all__ = ["TRASH_DIR", "Swapped", "discard_staging", "swap_in"]
 
 #: Where a replaced ``dist/`` waits to be deleted, inside the project.
 TRASH_DIR = Path(".skill") / "trash"
 
 
-def swap_in(staged: Staged, out: Path, spare: Path, trash: Path) -> None:
+class Swapped(NamedTuple):
+    """What became of the ``dist/`` a swap replaced."""
+
+    #: It was parked as the spare folder.
+    parked: bool
+    #: The new ``dist/``'s files are still as the fill left them (``staged.record``): not if
+    #: deleting the retired folder took links from them.
+    untouched: bool
+
+
+def swap_in(staged: Staged, out: Path, spare: Path, trash: Path) -> Swapped:
     """Put the staging folder in the place of ``out`` in one atomic step, and keep the one it replaces.
 
     The retired folder is parked as ``spare``; failing that it is deleted now if it shares
@@ -36,7 +47,7 @@ def swap_in(staged: Staged, out: Path, spare: Path, trash: Path) -> None:
     """
     if not out.exists():
         staged.path.rename(out)
-        return
+        return Swapped(parked=False, untouched=True)
     if _exchange(staged.path, out):
         retired = staged.path  # it now holds the previous dist/
     else:
@@ -45,11 +56,12 @@ def swap_in(staged: Staged, out: Path, spare: Path, trash: Path) -> None:
         out.rename(retired)
         staged.path.rename(out)
     if _park(retired, spare):
-        return
+        return Swapped(parked=True, untouched=True)
     if staged.shared:
         shutil.rmtree(retired, ignore_errors=True)
-    else:
-        _discard(retired, trash)
+        return Swapped(parked=False, untouched=False)
+    _discard(retired, trash)
+    return Swapped(parked=False, untouched=True)
 
 
 def discard_staging(staged: Staged, spare: Path) -> None:

@@ -1,0 +1,211 @@
+"""What a compile wrote into ``dist/``, as it wrote it: so the next compile need not read it back.
+
+A compile that fills a staging folder knows every file it puts there (its bytes) and sees
+its status as it does so (a file it keeps, one it links, one it writes), and every folder
+when it is done with it.  That is a ``DistRecord``: the fingerprint of the folder once it
+is swapped in (``output.fingerprint`` would find the same, so no walk is needed to take
+it), and, for a process that compiles again and again (``skill compile --watch``, through
+``session.CompileSession``), what the next compile would otherwise read back: the bytes
+of ``dist/``'s files, and the listing of every folder of the ``dist/`` it retires (which
+becomes the next staging folder, see ``staging``).
+
+A record never stands in for the file system, only for reading it again:
+
+- ``proven`` believes a file holds the bytes recorded only while the fingerprint of
+  ``dist/`` taken again shows it with the very status recorded (inode, mode, size,
+  modification and change times: no write, link, rename or change of owner keeps all of
+  them);
+- ``unchanged`` believes a folder holds the entries recorded only while a ``stat`` of it
+  shows the very status recorded (adding, removing or renaming an entry changes its times);
+- and either only if its times were older than ``RACY_NS`` when recorded: within one tick
+  of the file system's clock, a change may keep them.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from .file_identity import RACY_NS
+from .output import Fingerprint, fingerprint
+
+__all__ = [
+    "FOLDER",
+    "DistRecord",
+    "Folder",
+    "Recorder",
+    "Seen",
+    "Status",
+    "Written",
+    "current_status",
+    "proven",
+    "seen",
+]
+
+#: What a fingerprint says of an entry besides its name: inode, mode, size, modification and change times.
+Status = tuple[int, int, int, int, int]
+#: How a folder is opened: as a folder, never through a link, not inherited by children.
+FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class Seen(NamedTuple):
+    """A file as a ``stat`` showed it: its status, the device it is on, and how many names it has."""
+
+    status: Status
+    device: int
+    links: int
+
+
+class Written(NamedTuple):
+    """One file of a ``dist/`` as a compile left it: what a ``stat`` showed, and its bytes."""
+
+    seen: Seen
+    data: bytes
+    #: Whether its times were older than ``RACY_NS`` when recorded: only then can they prove it unchanged.
+    settled: bool
+
+
+class Folder(NamedTuple):
+    """One folder of a ``dist/`` as a compile left it (its entries are the record's)."""
+
+    status: Status
+    settled: bool
+
+
+def seen(info: os.stat_result) -> Seen:
+    return Seen(
+        (info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns), info.st_dev, info.st_nlink
+    )
+
+
+@dataclass(frozen=True)
+class DistRecord:
+    """A ``dist/`` as the compile that wrote it left it: its files by folder (``""`` the top) and name,
+    and every folder but the top."""
+
+    path: Path
+    files: Mapping[str, Mapping[str, Written]]
+    folders: Mapping[str, Folder]
+    #: The folders in each folder (``""`` the top), by name.
+    subfolders: Mapping[str, tuple[str, ...]]
+
+    def fingerprint(self) -> Fingerprint:
+        """What ``output.fingerprint`` finds in the folder, as long as nothing changed it since."""
+        entries = [
+            ((f"{folder}/{name}" if folder else name), *written.seen.status)
+            for folder, files in self.files.items()
+            for name, written in files.items()
+        ]
+        entries.extend((name, *folder.status) for name, folder in self.folders.items())
+        return tuple(sorted(entries))
+
+    def unchanged(self, folder: str, info: os.stat_result) -> Mapping[str, Written] | None:
+        """The files ``folder`` held when recorded, if ``info`` (a ``stat`` of it now) proves it holds the same entries."""
+        recorded = self.folders.get(folder)
+        if recorded is None or not recorded.settled or seen(info).status != recorded.status:
+            return None
+        return self.files.get(folder, {})
+
+    def fingerprint_now(self) -> Fingerprint | None:
+        """``output.fingerprint`` of the folder, taken now: the very same entries and statuses, but
+        a folder that ``unchanged`` proves to hold the entries recorded is not listed again (its
+        entries still each get a ``stat``).  Every folder is opened without following a link."""
+        try:
+            if self.path.is_symlink() or not self.path.is_dir():
+                return None
+            top = os.open(self.path, FOLDER)
+        except OSError:
+            return None
+        found: list[tuple[str, int, int, int, int, int]] = []
+        try:
+            self._take(top, "", os.fstat(top), found)
+        except OSError:  # changed while it was looked at: a plain walk says what it holds
+            return fingerprint(self.path)
+        finally:
+            os.close(top)
+        return tuple(sorted(found))
+
+    def _take(
+        self, fd: int, folder: str, info: os.stat_result, found: list[tuple[str, int, int, int, int, int]]
+    ) -> None:
+        """Add the entries of ``folder`` (open as ``fd``, its ``stat`` ``info``) and below to ``found``."""
+        files = self.unchanged(folder, info) if folder else None
+        if files is not None:
+            entries = [(name, False) for name in files] + [(name, True) for name in self.subfolders.get(folder, ())]
+        else:
+            with os.scandir(fd) as listing:
+                entries = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+        prefix = f"{folder}/" if folder else ""
+        for name, is_folder in entries:
+            if not is_folder:
+                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                found.append(
+                    (prefix + name, entry.st_ino, entry.st_mode, entry.st_size, entry.st_mtime_ns, entry.st_ctime_ns)
+                )
+                if not stat.S_ISDIR(entry.st_mode):
+                    continue
+            sub = os.open(name, FOLDER, dir_fd=fd)  # a link (or a file) fails here, and the walk decides
+            try:
+                inner = os.fstat(sub)
+                if is_folder:
+                    found.append(
+                        (
+                            prefix + name,
+                            inner.st_ino,
+                            inner.st_mode,
+                            inner.st_size,
+                            inner.st_mtime_ns,
+                            inner.st_ctime_ns,
+                        )
+                    )
+                self._take(sub, prefix + name, inner, found)
+            finally:
+                os.close(sub)
+
+
+def current_status(now: Fingerprint | None) -> dict[str, Status] | None:
+    """A fingerprint taken just now, by relative name."""
+    return None if now is None else {entry[0]: entry[1:] for entry in now}
+
+
+def proven(record: DistRecord | None, now: Mapping[str, Status] | None, folder: str, name: str) -> Written | None:
+    """What ``record`` says of the file ``name`` in ``folder``, if the fingerprint taken ``now`` proves it still holds."""
+    if record is None or now is None:
+        return None
+    written = record.files.get(folder, {}).get(name)
+    if written is None or not written.settled or now.get(f"{folder}/{name}" if folder else name) != written.seen.status:
+        return None
+    return written
+
+
+@dataclass
+class Recorder:
+    """Collects a ``DistRecord`` while a staging folder is filled."""
+
+    files: dict[str, dict[str, Written]] = field(default_factory=dict)
+    folders: dict[str, Folder] = field(default_factory=dict)
+    #: Entries are settled if their times are older than this (``RACY_NS`` before the record began).
+    _settled_before: int = field(default_factory=lambda: time.time_ns() - RACY_NS)
+
+    def file(self, folder: str, name: str, found: Seen, data: bytes) -> None:
+        """``name`` in ``folder`` holds ``data`` and is as ``found``, and nothing will change it in this compile."""
+        _, mode, _, modified, changed = found.status
+        settled = stat.S_ISREG(mode) and max(modified, changed) < self._settled_before
+        self.files.setdefault(folder, {})[name] = Written(found, data, settled)
+
+    def folder(self, name: str, info: os.stat_result) -> None:
+        """The folder ``name`` (not the top) has its final status ``info``."""
+        status = seen(info).status
+        self.folders[name] = Folder(status, max(status[3], status[4]) < self._settled_before)
+
+    def record(self, path: Path) -> DistRecord:
+        subfolders: dict[str, list[str]] = {}
+        for name in self.folders:
+            parent, _, own = name.rpartition("/")
+            subfolders.setdefault(parent, []).append(own)
+        return DistRecord(path, self.files, self.folders, {key: tuple(names) for key, names in subfolders.items()})
