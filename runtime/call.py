@@ -260,7 +260,7 @@ class _Call:
         what is wrong.  The model's validators are the tool's code: they run under the
         tool's timeout.
         """
-        model = loaded.tool.input_schema
+        model = loaded.input_model
         raw = self.arguments
         if model is not None and parsed is None and loaded.input_schema is None and type(raw) is str and raw:
             if not suspect(raw, floats=loaded.takes_floats):

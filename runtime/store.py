@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..contracts.errors import ToolDefinitionError
 from ..contracts.manifest import Manifest, SkillEntry, ToolEntry
 from ..contracts.settings import IDEMPOTENT, NEEDS_APPROVAL, PER_CALL, RETRIES, STRICT, TIMEOUT
@@ -60,6 +62,8 @@ class LoadedTool:
     tries: int = field(init=False)
     #: How log messages and deadlines name the tool's code: ``tool 'name'``.
     label: str = field(init=False)
+    #: The tool's input model (a ``@tool`` function's is made on first use: here, once).
+    input_model: type[BaseModel] | None = field(init=False)
     #: Whether its input model could take a float (``json_edges.takes_floats``; no model: no arguments read by it).
     takes_floats: bool = field(init=False)
 
@@ -74,6 +78,7 @@ class LoadedTool:
         object.__setattr__(self, "tries", 1 if settings[IDEMPOTENT] is False else settings[RETRIES] + 1)
         object.__setattr__(self, "label", f"tool {self.entry.name!r}")
         model = self.tool.input_schema
+        object.__setattr__(self, "input_model", model)
         object.__setattr__(self, "takes_floats", model is None or takes_floats(model))
 
 
