@@ -222,7 +222,7 @@ class _Walk:
             return None
         condition = arguments.get("condition")
         if condition is not None:
-            self.reader.check_condition_function(skill_module, condition)
+            self.reader.code.condition_function(skill_module, condition)
         info = SkillInfo(
             name=name,
             description=self.reader.text(

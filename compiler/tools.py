@@ -12,16 +12,17 @@ from __future__ import annotations
 import inspect
 
 from ..contracts.docstrings import parse_docstring
-from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, SETTINGS, STRICT
+from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
-from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
+from .call_shapes import EXECUTE
 from .client_tools import check_client_tool, declares_client
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
 from .schema_enums import enum_member
 from .schema_types import is_model
+from .tool_code_checks import ToolCodeChecks
 from .tool_drafts import ToolDraft, setting_of
-from .tool_settings import CLASS_ATTRIBUTES, REPORTED, Reported, SettingsReader
+from .tool_settings import REPORTED, Reported, SettingsReader
 from .types import Const, Expr, FunctionInfo, ModelRef, Pos, Ref, Source, ToolInfo
 
 __all__ = ["ToolReader"]
@@ -38,6 +39,8 @@ class ToolReader:
         self.linker = linker
         self.values = Evaluator(linker)
         self.settings = SettingsReader(linker, self.values)
+        #: The checks that the tool's code can be called as the runtime calls it.
+        self.code = ToolCodeChecks(linker)
         #: Tools refused only for their name (invalid or reserved): nothing else keeps them
         #: from working, so their schemas are still checked, in the same run.
         self.misnamed: list[ToolInfo] = []
@@ -126,9 +129,9 @@ class ToolReader:
             )
         client = declares_client(self.linker, self.values, draft)
         is_async, callable_ = (False, True) if client else self._execute(draft)
-        if not self._settings_stay_as_compiled(draft):
+        if not self.code.settings_stay_as_compiled(draft):
             callable_ = False
-        if not client and not self._callable_as_called(draft):
+        if not client and not self.code.callable_as_called(draft):
             callable_ = False
         input_model = self._model(draft, "input_schema")
         output_model = self._model(draft, "output_schema")
@@ -283,7 +286,7 @@ class ToolReader:
                 runs = False
             else:
                 is_async = execute[1].is_async
-                if not self._takes_the_call(execute[0], execute[1], EXECUTE):
+                if not self.code.takes_the_call(execute[0], execute[1], EXECUTE):
                     runs = False
             init = linker.class_method(draft.cls, "__init__")
             if (draft.init_arguments or draft.init_keywords) and not self._accepts(draft, init):
@@ -325,7 +328,7 @@ class ToolReader:
             target = linker.resolve_expr(draft.module, execute_expr)
             if not isinstance(target, FunctionSym):
                 return False, True
-            return target.info.is_async, self._takes_the_call(target, target.info, EXECUTE)
+            return target.info.is_async, self.code.takes_the_call(target, target.info, EXECUTE)
         assert draft.function is not None
         runs = True
         for param in draft.function.params:
@@ -338,7 +341,7 @@ class ToolReader:
                 )
                 runs = False
         label = f"{draft.function.name}()"
-        return draft.function.is_async, self._generator_reported(
+        return draft.function.is_async, self.code.generator_reported(
             draft.module, draft.function, label, "the tool"
         ) and runs
 
@@ -391,93 +394,6 @@ class ToolReader:
             hint=f"set {setting} = SomeModel, a class deriving from pydantic.BaseModel",
         )
         return None
-
-    def _settings_stay_as_compiled(self, draft: ToolDraft) -> bool:
-        """Whether no method of a tool class assigns one of its settings (``self.timeout = 5``), reported when one does.
-
-        The compiled tool is what its class attributes say: a schema, a description or a
-        setting assigned when the tool runs would not be the one the model is shown, or the
-        runtime applies.
-        """
-        if draft.cls is None:
-            return True
-        read = {*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)}
-        stays = True
-        for item in self.linker.mro(draft.cls):
-            if not isinstance(item, ClassSym):
-                continue
-            for name, pos in item.info.self_assignments:
-                if name not in read:
-                    continue
-                self.linker.report(
-                    "skill/dynamic-value",
-                    item.module,
-                    pos,
-                    f"{item.info.name} assigns self.{name} when it runs, but a tool is compiled from its class "
-                    f"attributes: the {name} the model is shown and the runtime applies would not be this one",
-                    hint=f"set {name} in the class body, as a literal or a module-level constant",
-                )
-                stays = False
-        return stays
-
-    def check_condition_function(self, module: str, expr: Expr) -> None:
-        """Report a skill's ``condition=`` function that the runtime cannot call as ``condition()``."""
-        target = self.linker.resolve_expr(module, expr)
-        if isinstance(target, FunctionSym):
-            self._takes_the_call(target, target.info, CONDITION)
-
-    def _callable_as_called(self, draft: ToolDraft) -> bool:
-        """Whether the tool's ``condition()`` and ``needs_approval`` function take what the runtime passes them."""
-        takes = True
-        for shape, attribute in ((CONDITION, "condition"), (NEEDS_APPROVAL_CALL, NEEDS_APPROVAL.name)):
-            if draft.cls is not None:
-                method = self.linker.class_method(draft.cls, attribute)
-                if method is not None:
-                    takes &= self._takes_the_call(method[0], method[1], shape)
-                continue
-            found = self.setting(draft, attribute)
-            target = self.linker.resolve_expr(found[0], found[1]) if found is not None else None
-            if isinstance(target, FunctionSym):
-                takes &= self._takes_the_call(target, target.info, shape)
-        return takes
-
-    def _takes_the_call(self, owner: ClassSym | FunctionSym, function: FunctionInfo, shape: CallShape) -> bool:
-        """Whether the runtime's call of ``function`` returns something it can use; each reason it would not is reported.
-
-        ``skill/call-signature``: Python cannot call it as the runtime does.  ``skill/generator-function``:
-        it yields, so the call returns a generator.  ``owner`` is the class that defines the
-        method ``function``, or the function's own symbol.
-        """
-        method = isinstance(owner, ClassSym)
-        label = f"{owner.info.name}.{function.name}()" if method else f"{function.name}()"
-        takes = self._generator_reported(owner.module, function, label, shape.name)
-        why = refusal(function, shape, method=method)
-        if why is None:
-            return takes
-        hint = (
-            "read the call's context with ToolContext.current() inside condition()"
-            if shape is CONDITION
-            else f"define it as `def {shape.name}(self, input, ctx)` on a class, or `def {shape.name}(input, ctx)`"
-        )
-        self.linker.report(
-            "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
-        )
-        return False
-
-    def _generator_reported(self, module: str, function: FunctionInfo, label: str, role: str) -> bool:
-        """Report a ``function`` whose body yields (``skill/generator-function``); whether it does not."""
-        if function.yields_at is None:
-            return True
-        made = "an async generator" if function.is_async else "a generator"
-        self.linker.report(
-            "skill/generator-function",
-            module,
-            function.yields_at,
-            f"{label} yields, so calling it makes {made}: the runtime calls {role} once and needs its "
-            "whole result, which it cannot take from a generator",
-            hint="collect the items and return them (a list, say) instead of yielding them",
-        )
-        return False
 
     def _has_condition(self, draft: ToolDraft) -> bool:
         if draft.cls is not None:

@@ -1,0 +1,121 @@
+"""Whether a tool's code can be called as the runtime calls it, and returns what it needs.
+
+The runtime calls ``execute(input, ctx)``, a ``needs_approval`` function with the same two
+arguments and ``condition()`` with none (``call_shapes``), once each, and uses what the call
+returns; it runs a tool with the settings it was compiled with.  ``ToolCodeChecks`` reports,
+before anything runs, each definition for which that would fail when the tool is called:
+
+- ``skill/call-signature``: Python cannot make the call (``execute(self, input)``, a
+  required extra parameter, ``condition(self, ctx)``);
+- ``skill/generator-function``: the function yields, so the call returns a generator;
+- ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
+  which the compiled tool, made from the class attributes, would not have.
+"""
+
+from __future__ import annotations
+
+from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
+from .call_shapes import CONDITION, NEEDS_APPROVAL_CALL, CallShape, refusal
+from .resolve import ClassSym, FunctionSym, Linker
+from .tool_drafts import ToolDraft, setting_of
+from .tool_settings import CLASS_ATTRIBUTES
+from .types import Expr, FunctionInfo
+
+__all__ = ["ToolCodeChecks"]
+
+
+class ToolCodeChecks:
+    """Reports, through the linker, the tool code the runtime could not call or use (see the module docstring).
+
+    Each check returns whether the definition passed it.
+    """
+
+    def __init__(self, linker: Linker) -> None:
+        self.linker = linker
+
+    def settings_stay_as_compiled(self, draft: ToolDraft) -> bool:
+        """Whether no method of a tool class assigns one of its settings (``self.timeout = 5``), reported when one does.
+
+        The compiled tool is what its class attributes say: a schema, a description or a
+        setting assigned when the tool runs would not be the one the model is shown, or the
+        runtime applies.
+        """
+        if draft.cls is None:
+            return True
+        read = {*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)}
+        stays = True
+        for item in self.linker.mro(draft.cls):
+            if not isinstance(item, ClassSym):
+                continue
+            for name, pos in item.info.self_assignments:
+                if name not in read:
+                    continue
+                self.linker.report(
+                    "skill/dynamic-value",
+                    item.module,
+                    pos,
+                    f"{item.info.name} assigns self.{name} when it runs, but a tool is compiled from its class "
+                    f"attributes: the {name} the model is shown and the runtime applies would not be this one",
+                    hint=f"set {name} in the class body, as a literal or a module-level constant",
+                )
+                stays = False
+        return stays
+
+    def condition_function(self, module: str, expr: Expr) -> None:
+        """Report a skill's ``condition=`` function that the runtime cannot call as ``condition()``."""
+        target = self.linker.resolve_expr(module, expr)
+        if isinstance(target, FunctionSym):
+            self.takes_the_call(target, target.info, CONDITION)
+
+    def callable_as_called(self, draft: ToolDraft) -> bool:
+        """Whether the tool's ``condition()`` and ``needs_approval`` function take what the runtime passes them."""
+        takes = True
+        for shape, attribute in ((CONDITION, "condition"), (NEEDS_APPROVAL_CALL, NEEDS_APPROVAL.name)):
+            if draft.cls is not None:
+                method = self.linker.class_method(draft.cls, attribute)
+                if method is not None:
+                    takes &= self.takes_the_call(method[0], method[1], shape)
+                continue
+            found = setting_of(self.linker, draft, attribute)
+            target = self.linker.resolve_expr(found[0], found[1]) if found is not None else None
+            if isinstance(target, FunctionSym):
+                takes &= self.takes_the_call(target, target.info, shape)
+        return takes
+
+    def takes_the_call(self, owner: ClassSym | FunctionSym, function: FunctionInfo, shape: CallShape) -> bool:
+        """Whether the runtime's call of ``function`` returns something it can use; each reason it would not is reported.
+
+        ``skill/call-signature``: Python cannot call it as the runtime does.  ``skill/generator-function``:
+        it yields, so the call returns a generator.  ``owner`` is the class that defines the
+        method ``function``, or the function's own symbol.
+        """
+        method = isinstance(owner, ClassSym)
+        label = f"{owner.info.name}.{function.name}()" if method else f"{function.name}()"
+        takes = self.generator_reported(owner.module, function, label, shape.name)
+        why = refusal(function, shape, method=method)
+        if why is None:
+            return takes
+        hint = (
+            "read the call's context with ToolContext.current() inside condition()"
+            if shape is CONDITION
+            else f"define it as `def {shape.name}(self, input, ctx)` on a class, or `def {shape.name}(input, ctx)`"
+        )
+        self.linker.report(
+            "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
+        )
+        return False
+
+    def generator_reported(self, module: str, function: FunctionInfo, label: str, role: str) -> bool:
+        """Report a ``function`` whose body yields (``skill/generator-function``); whether it does not."""
+        if function.yields_at is None:
+            return True
+        made = "an async generator" if function.is_async else "a generator"
+        self.linker.report(
+            "skill/generator-function",
+            module,
+            function.yields_at,
+            f"{label} yields, so calling it makes {made}: the runtime calls {role} once and needs its "
+            "whole result, which it cannot take from a generator",
+            hint="collect the items and return them (a list, say) instead of yielding them",
+        )
+        return False
