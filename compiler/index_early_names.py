@@ -377,6 +377,8 @@ class _Walk:
         stack: list[tuple[ast.AST | _Bind, frozenset[str], bool]] = [(node, frozenset(), True)]
         while stack:
             item, local, in_class = stack.pop()
+            if isinstance(item, ast.Constant):
+                continue  # the commonest leaf: it reads nothing
             if isinstance(item, _Bind):
                 self.bind(item.name, item.node, scope)
             elif isinstance(item, ast.Name):
