@@ -3,14 +3,16 @@
 Loading the command line imports rich, the contracts and the command in use, which takes
 tens of milliseconds.  An interruption in that time ends the process as an interruption of a
 running command does: ``interrupted`` on stderr and exit code 130, never the interpreter's
-traceback.  Two windows are covered:
+traceback:
 
-- from this module's import until ``main`` runs (the console-script wrapper's own lines), by a
-  SIGINT handler that ends the process at once, since nothing has started that needs undoing;
-- while ``main`` imports the command line, by catching the ``KeyboardInterrupt``.
+- from this module's first line until ``main`` runs (the console-script wrapper's own lines),
+  a SIGINT handler ends the process at once, since nothing has started that needs undoing; it
+  is installed before anything of skillc's is imported, so it spells the message and the exit
+  code out (``contracts.errors`` says them for the rest);
+- while ``main`` imports the command line, and just before or after it runs (which handles its
+  own interruptions), the ``KeyboardInterrupt`` is caught.
 
-The interpreter's own start-up, before this module, is the interpreter's.  At module level this
-module imports only the exit codes of skillc (``contracts.errors``, which imports nothing).
+The interpreter's own start-up, before this module, is the interpreter's.
 """
 
 from __future__ import annotations

@@ -86,15 +86,9 @@ class DefinitionReader(ExpressionReader):
             if "staticmethod" in decorators or not positional:
                 continue
             owner = positional[0].arg
-            marker = (owner + ".").encode()
-            first, last = method.body[0].lineno, method.end_lineno or method.body[-1].lineno
-            if not any(marker in line for line in self.lines[first - 1 : last]):
+            if not self._mentions(method, (owner + ".").encode()):
                 continue  # most methods, decided without walking them
-            pending: list[ast.AST] = list(reversed(method.body))
-            while pending:
-                item = pending.pop()
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-                    continue  # another function's own self
+            for item in _own_code(method.body):
                 targets: list[ast.expr] = []
                 if isinstance(item, ast.Assign):
                     targets = list(item.targets)
@@ -112,7 +106,6 @@ class DefinitionReader(ExpressionReader):
                         and target.value.id == owner
                     ):
                         found.setdefault(target.attr, self._pos(target))
-                pending.extend(reversed(list(ast.iter_child_nodes(item))))
         return tuple(sorted(found.items(), key=lambda item: (item[1].line, item[1].col)))
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, pos: Pos, branch: str | None) -> FunctionInfo:
@@ -146,18 +139,15 @@ class DefinitionReader(ExpressionReader):
 
     def _first_yield(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Pos | None:
         """Where the function's own body first yields, not a function, lambda or class inside it."""
-        first, last = node.body[0].lineno, node.end_lineno or node.body[-1].lineno
-        if not any(b"yield" in line for line in self.lines[first - 1 : last]):
+        if not self._mentions(node, b"yield"):
             return None  # the usual case, decided without walking the body
-        found: list[Pos] = []
-        pending: list[ast.AST] = list(reversed(node.body))
-        while pending:
-            item = pending.pop()
-            if isinstance(item, ast.Yield | ast.YieldFrom):
-                found.append(self._pos(item))
-            elif not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-                pending.extend(reversed(list(ast.iter_child_nodes(item))))
-        return min(found, key=lambda pos: (pos.line, pos.col)) if found else None
+        found = (self._pos(item) for item in _own_code(node.body) if isinstance(item, ast.Yield | ast.YieldFrom))
+        return min(found, key=lambda pos: (pos.line, pos.col), default=None)
+
+    def _mentions(self, function: ast.FunctionDef | ast.AsyncFunctionDef, text: bytes) -> bool:
+        """Whether the source of ``function``'s body holds ``text`` (its code may use it only then)."""
+        first, last = function.body[0].lineno, function.end_lineno or function.body[-1].lineno
+        return any(text in line for line in self.lines[first - 1 : last])
 
     def _param(self, arg: ast.arg, kind: str, default: ast.expr | None) -> Param:
         return Param(
@@ -202,3 +192,15 @@ def _target_names(target: ast.expr) -> Iterator[str]:
             yield from _target_names(element)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _own_code(body: Sequence[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function's body that is its own code, in order: none of a function,
+    lambda or class defined in it."""
+    pending: list[ast.AST] = list(reversed(body))
+    while pending:
+        item = pending.pop()
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        yield item
+        pending.extend(reversed(list(ast.iter_child_nodes(item))))

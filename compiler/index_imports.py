@@ -107,7 +107,7 @@ def scan_imports(
             if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 continue
             for node in ast.walk(function):
-                if isinstance(node, ast.Call) and _is_get_data(node.func, pkgutil_names, get_data_names):
+                if isinstance(node, ast.Call) and _is_function(node.func, "get_data", get_data_names, pkgutil_names):
                     package = _argument(node, 0, "package")
                     if isinstance(package, ast.Constant) and isinstance(package.value, str):
                         late[position(node)] = package.value
@@ -117,32 +117,29 @@ def scan_imports(
     return ImportScan(tuple(inner), tuple(dynamic), is_package and _reexport_only(tree.body), reads)
 
 
-def _is_get_data(func: ast.expr, pkgutil_names: set[str], get_data_names: set[str]) -> bool:
-    """Whether ``func`` is ``pkgutil.get_data`` under any of the names the module gave it."""
-    if isinstance(func, ast.Name):
-        return func.id in get_data_names
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "get_data"
-        and isinstance(func.value, ast.Name)
-        and func.value.id in pkgutil_names
-    )
-
-
 def _is_files(func: ast.expr, importlib_names: set[str], resources_names: set[str], files_names: set[str]) -> bool:
     """Whether ``func`` is ``importlib.resources.files`` under any of the names the module gave it."""
-    if isinstance(func, ast.Name):
-        return func.id in files_names
-    if not isinstance(func, ast.Attribute) or func.attr != "files":
-        return False
-    owner = func.value
-    if isinstance(owner, ast.Name):
-        return owner.id in resources_names
+    if _is_function(func, "files", files_names, resources_names):
+        return True
+    owner = func.value if isinstance(func, ast.Attribute) and func.attr == "files" else None
     return (
         isinstance(owner, ast.Attribute)
         and owner.attr == "resources"
         and isinstance(owner.value, ast.Name)
         and owner.value.id in importlib_names
+    )
+
+
+def _is_function(func: ast.expr, name: str, function_names: set[str], module_names: set[str]) -> bool:
+    """Whether ``func`` is the function ``name`` of a module: a name the module bound to the function
+    (``function_names``), or the attribute ``name`` of a name it bound to the module (``module_names``)."""
+    if isinstance(func, ast.Name):
+        return func.id in function_names
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == name
+        and isinstance(func.value, ast.Name)
+        and func.value.id in module_names
     )
 
 

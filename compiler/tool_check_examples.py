@@ -18,7 +18,13 @@ _STRICT_PAIR = (
     + "    strict = True\n"
 )
 
+
 #: A client-side tool in each form, with nothing to run.
+def _lookup(methods: str) -> dict[str, str]:
+    """The one-tool project whose class ``Lookup`` has its name, its settings and then ``methods``."""
+    return {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "lookup"\n' + SETTINGS + methods)}
+
+
 _CLIENT_CLASS = tool_class('    name = "lookup"\n' + SETTINGS + "    client = True\n")
 _CLIENT_FUNCTION = (
     "from skillc import tool\n\n@tool(client=True)\ndef lookup(order_id: str) -> str:\n"
@@ -96,31 +102,21 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
         valid=(
             Example(GOOD),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    def execute(self, input, ctx):\n"
-                        + "        def parts():\n"
-                        + "            yield 'yield is a word here'\n"
-                        + "        return list(parts())\n"
-                    ),
-                }
+                _lookup(
+                    "    def execute(self, input, ctx):\n"
+                    + "        def parts():\n"
+                    + "            yield 'yield is a word here'\n"
+                    + "        return list(parts())\n"
+                )
             ),
         ),
         invalid=(
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    async def execute(self, input, ctx):\n"
-                        + "        for number in range(3):\n"
-                        + "            yield number\n"
-                    ),
-                },
+                _lookup(
+                    "    async def execute(self, input, ctx):\n"
+                    + "        for number in range(3):\n"
+                    + "            yield number\n"
+                ),
                 ("src/tools.py", 13, 12),
             ),
             Example(
@@ -138,12 +134,7 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 ("src/tools.py", 6, 4),
             ),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n' + SETTINGS + EXECUTE + "    def condition(self):\n        yield True\n"
-                    ),
-                },
+                _lookup(EXECUTE + "    def condition(self):\n        yield True\n"),
                 ("src/tools.py", 14, 8),
             ),
         ),
@@ -151,35 +142,14 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
     "skill/call-signature": CheckExamples(
         valid=(
             Example(GOOD),
+            Example(_lookup("    @staticmethod\n    def execute(input, ctx):\n        return 1\n")),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    @staticmethod\n    def execute(input, ctx):\n        return 1\n"
-                    ),
-                }
+                _lookup(
+                    "    def execute(self, input, ctx, limit=5, *, page=1):\n        return 1\n"
+                    + "    def condition(self, strict=False):\n        return True\n"
+                )
             ),
-            Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    def execute(self, input, ctx, limit=5, *, page=1):\n        return 1\n"
-                        + "    def condition(self, strict=False):\n        return True\n"
-                    ),
-                }
-            ),
-            Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n' + SETTINGS + "    def execute(self, *args):\n        return 1\n"
-                    ),
-                }
-            ),
+            Example(_lookup("    def execute(self, *args):\n        return 1\n")),
         ),
         invalid=(
             Example(
@@ -197,35 +167,15 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 ("src/agent.py", 3, 0),
             ),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n' + SETTINGS + "    def execute(self, input):\n        return 1\n"
-                    ),
-                },
+                _lookup("    def execute(self, input):\n        return 1\n"),
                 ("src/tools.py", 11, 4),
             ),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    def execute(self, input, ctx, limit):\n        return 1\n"
-                    ),
-                },
+                _lookup("    def execute(self, input, ctx, limit):\n        return 1\n"),
                 ("src/tools.py", 11, 4),
             ),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + EXECUTE
-                        + "    def condition(self, ctx):\n        return True\n"
-                    ),
-                },
+                _lookup(EXECUTE + "    def condition(self, ctx):\n        return True\n"),
                 ("src/tools.py", 13, 4),
             ),
             Example(
@@ -293,18 +243,13 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 }
             ),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    def __init__(self, limit=10):\n"
-                        + "        self.limit = limit\n"
-                        + "        def helper(self):\n"
-                        + "            self.timeout = 5\n"
-                        + EXECUTE
-                    ),
-                }
+                _lookup(
+                    "    def __init__(self, limit=10):\n"
+                    + "        self.limit = limit\n"
+                    + "        def helper(self):\n"
+                    + "            self.timeout = 5\n"
+                    + EXECUTE
+                )
             ),
         ),
         invalid=(
@@ -316,16 +261,11 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 ("src/tools.py", 8, 11),
             ),
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + "    def __init__(self, slow=False):\n"
-                        + "        self.limit, self.timeout = 10, 60 if slow else 5\n"
-                        + EXECUTE
-                    ),
-                },
+                _lookup(
+                    "    def __init__(self, slow=False):\n"
+                    + "        self.limit, self.timeout = 10, 60 if slow else 5\n"
+                    + EXECUTE
+                ),
                 ("src/tools.py", 12, 20),
             ),
         ),
@@ -452,30 +392,10 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
         invalid=(Example({"agent.py": agent('Lookup("db")'), "tools.py": LOOKUP}, ("src/agent.py", 3, 60)),),
     ),
     "skill/init-requires-arguments": CheckExamples(
-        valid=(
-            Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + EXECUTE
-                        + "    def __init__(self, db=None):\n        self.db = db\n"
-                    ),
-                }
-            ),
-        ),
+        valid=(Example(_lookup(EXECUTE + "    def __init__(self, db=None):\n        self.db = db\n")),),
         invalid=(
             Example(
-                {
-                    "agent.py": agent("Lookup()"),
-                    "tools.py": tool_class(
-                        '    name = "lookup"\n'
-                        + SETTINGS
-                        + EXECUTE
-                        + "    def __init__(self, db):\n        self.db = db\n"
-                    ),
-                },
+                _lookup(EXECUTE + "    def __init__(self, db):\n        self.db = db\n"),
                 ("src/tools.py", 13, 4),
             ),
         ),

@@ -23,6 +23,9 @@ from .types import Expr, FunctionInfo
 
 __all__ = ["ToolCodeChecks"]
 
+#: The attributes of a tool class that the compiled tool is made from.
+_COMPILED_ATTRIBUTES = frozenset({*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)})
+
 
 class ToolCodeChecks:
     """Reports, through the linker, the tool code the runtime could not call or use (see the module docstring).
@@ -42,13 +45,12 @@ class ToolCodeChecks:
         """
         if draft.cls is None:
             return True
-        read = {*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)}
         stays = True
         for item in self.linker.mro(draft.cls):
             if not isinstance(item, ClassSym):
                 continue
             for name, pos in item.info.self_assignments:
-                if name not in read:
+                if name not in _COMPILED_ATTRIBUTES:
                     continue
                 self.linker.report(
                     "skill/dynamic-value",

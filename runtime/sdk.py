@@ -310,8 +310,9 @@ class FunctionTool(Tool):
 
     def _execute(self, input: BaseModel, ctx: ToolContext) -> Any:
         arguments = {key: getattr(input, key) for key in type(input).model_fields}
-        if self.context_parameter is not None:
-            arguments[self.context_parameter] = ctx
+        context_parameter = (self._parameters or self._made())[1]  # made by now: a call validated its input
+        if context_parameter is not None:
+            arguments[context_parameter] = ctx
         return self.function(**arguments)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
