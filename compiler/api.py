@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..contracts.settings import SettingValues
 from .cache import CACHE_DIR, load_cache, write_cache
 from .config import locate_config, read_config
+from .manifest_reuse import Skeleton
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .report import Reporter
 from .requirements import environment_key
@@ -81,10 +82,23 @@ class CachedReport(NamedTuple):
     diagnostics: tuple[Diagnostic, ...]
     #: The fingerprint of the dist/ that compile wrote (``None`` after a check, which writes none).
     written: Fingerprint | None
+    #: The last manifest written without its tools, for the next one (``manifest_reuse``).
+    skeleton: Skeleton | None = None
 
 
 #: What the report cache may hold (``cache.load_cache`` loads nothing else).
-_REPORT_TYPES = (AgentInfo, CachedReport, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo, SettingValues)
+_REPORT_TYPES = (
+    AgentInfo,
+    CachedReport,
+    Diagnostic,
+    ModelRef,
+    Severity,
+    SkillInfo,
+    Skeleton,
+    Source,
+    ToolInfo,
+    SettingValues,
+)
 
 
 def compile_project(
@@ -125,6 +139,7 @@ def compile_project(
     report_path = config.root / CACHE_DIR / REPORT_CACHE
     last = _cached_report(report_path) if use_cache else None
     recorded = last.written if last is not None else None
+    known_skeleton = last.skeleton if last is not None else None
     timings["config"] = time.perf_counter() - started
 
     mark = time.perf_counter()
@@ -176,10 +191,10 @@ def compile_project(
     diagnostics = [*index.problems, *reporter.diagnostics(linked.findings)]
     timings["link"] = time.perf_counter() - mark
 
-    def remember(written: Fingerprint | None) -> None:
+    def remember(written: Fingerprint | None, skeleton: Skeleton | None = known_skeleton) -> None:
         """Record this compile's result for the next one (see ``CachedReport``)."""
         skills, tools = tuple(linked.skills), tuple(linked.tools)
-        record = CachedReport(digest, linked.agent, skills, tools, tuple(diagnostics), written)
+        record = CachedReport(digest, linked.agent, skills, tools, tuple(diagnostics), written, skeleton)
         write_cache(report_path, {_REPORT_KEY: record})
 
     dist_state = DIST_SKIPPED if not emit else DIST_NOT_WRITTEN
@@ -230,13 +245,22 @@ def compile_project(
                 check = lambda staging: reporter.diagnostics(check_dist(staging, artifacts))  # noqa: E731
             with output_lock(config.out, notify):
                 emitted = emit_dist(
-                    config, linked.agent, artifacts.skills, artifacts.tools, warnings, digest, check, recorded, session
+                    config,
+                    linked.agent,
+                    artifacts.skills,
+                    artifacts.tools,
+                    warnings,
+                    digest,
+                    check,
+                    recorded,
+                    session,
+                    known_skeleton,
                 )
                 diagnostics.extend(emitted.diagnostics)
                 if not _has_errors(diagnostics):
                     dist_state, written = DIST_WRITTEN, emitted.written
                     if use_cache:  # still holding the lock: the record matches what is in dist/
-                        remember(written)
+                        remember(written, emitted.skeleton)
             timings["emit"] = time.perf_counter() - mark
     skills, tools = tuple(linked.skills), tuple(linked.tools)
     if use_cache and not emit and not _has_errors(diagnostics):

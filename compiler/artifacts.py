@@ -36,6 +36,7 @@ from .closure import closure_modules
 from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
 from .link_cache import LinkResult
+from .manifest_reuse import entry_inputs, retargeted
 from .probe import probe_bundle
 from .requirements import Dependencies, environment_key
 from .resolve import Linker
@@ -116,6 +117,8 @@ class CachedTool(NamedTuple):
     key: str
     files: ToolFiles
     findings: tuple[Finding, ...]
+    #: What its manifest entry was rendered from but its archive (``manifest_reuse.entry_inputs``).
+    entry_inputs: str = ""
 
 
 #: What the artifacts cache may hold (``cache.load_cache`` loads nothing else).
@@ -231,8 +234,9 @@ def build_artifacts(
     imported: list[str] = []
     environment = environment_key()
     data_keys: dict[frozenset[str], str] = {}
-    # Where each tool built now sits in ``tools``, and its cache slot, key and findings.
-    fresh: list[tuple[int, str, str | None, tuple[Finding, ...]]] = []
+    # Where each tool built now sits in ``tools``, its cache slot, key and findings, and what
+    # the cache held for it (built from other inputs).
+    fresh: list[tuple[int, str, str | None, tuple[Finding, ...], CachedTool | None]] = []
     for tool in linked.tools:
         key = (
             artifact_key(linker, tool, keys, import_schemas, data, environment, data_keys)
@@ -257,13 +261,25 @@ def build_artifacts(
         if import_wanted and not import_schemas:
             findings[before:] = [_needs_consent(item) for item in findings[before:]]
         if built is not None:
-            fresh.append((len(tools), slot, key, tuple(findings[before:])))
+            fresh.append(
+                (len(tools), slot, key, tuple(findings[before:]), known if isinstance(known, CachedTool) else None)
+            )
             tools.append(built)
+    inputs = {
+        position: entry_inputs(
+            tool_digest(linker, tools[position].info),
+            tools[position].files.entry_module,
+            tools[position].files.requirements,
+            tools[position].files.output_schema is not None,
+            environment,
+        )
+        for position, *_ in fresh
+    }
     if archives and fresh:  # their manifest entries, rendered once and cached with the rest
-        _with_manifest_entries(tools, [position for position, _, _, _ in fresh])
-    for position, slot, key, met in fresh:
+        _with_manifest_entries(tools, [(position, inputs[position], known) for position, *_, known in fresh])
+    for position, slot, key, met, _ in fresh:
         if cache is not None and key is not None:
-            cache[slot] = CachedTool(key, tools[position].files, met)
+            cache[slot] = CachedTool(key, tools[position].files, met, inputs[position])
     for tool in linked.misnamed:  # refused for its name only: its schemas are still checked, in this run
         resolved = len(linker.findings)
         for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):
@@ -386,15 +402,30 @@ def _build_tool(
     )
 
 
-def _with_manifest_entries(tools: list[EmittedTool], built: list[int]) -> None:
-    """Give the tools at the positions ``built`` their manifest entries.
+def _with_manifest_entries(tools: list[EmittedTool], built: list[tuple[int, str, CachedTool | None]]) -> None:
+    """Give the tools built now their manifest entries: for each, its position in ``tools``,
+    ``manifest_reuse.entry_inputs`` of it, and what the cache held for it.
 
-    Rendered one after the other once every bundle is built: in between, each takes about
-    twice as long (a cold compile renders hundreds).
+    An entry rendered from the same inputs but another archive is reused with the new
+    archive's digest (``manifest_reuse.retargeted``); the others are rendered by the
+    manifest's models, one after the other once every bundle is built: in between, each
+    takes about twice as long (a cold compile renders hundreds).
     """
-    from .manifest_text import tool_entry_json  # the manifest's models: a check, which writes none, never needs them
+    missing = []
+    for position, inputs, known in built:
+        tool, files = tools[position].info, tools[position].files
+        entry = None
+        if known is not None and known.entry_inputs == inputs and known.files.manifest_json:
+            entry = retargeted(known.files.manifest_json, known.files.archive, files.archive)
+        if entry is None:
+            missing.append(position)
+        else:
+            tools[position] = EmittedTool(tool, files._replace(manifest_json=entry))
+    if not missing:
+        return
+    from .manifest_text import tool_entry_json  # the manifest's models (pydantic): only for entries not reused
 
-    for position in built:
+    for position in missing:
         tool, files = tools[position].info, tools[position].files
         entry = tool_entry_json(
             tool, files.archive, files.entry_module, files.requirements, files.output_schema is not None

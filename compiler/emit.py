@@ -20,8 +20,9 @@ from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
 from .dist_files import EmittedSkill, EmittedTool
 from .dist_record import current_status
 from .json_text import indented_json
-from .manifest_text import assemble_manifest, tool_entry_json
+from .manifest_reuse import Skeleton, manifest_bytes, reused_skeleton, skeleton_key
 from .output import Fingerprint, check_output_folder, fingerprint, remove_leftovers
+from .requirements import environment_key
 from .staging import spare_folder, stage_dist
 from .swap import TRASH_DIR, discard_staging, swap_in
 from .types import AgentInfo, Config, Diagnostic, Severity
@@ -54,6 +55,8 @@ def _tool_entry(tool: EmittedTool) -> str:
     files = tool.files
     if files.manifest_json:
         return files.manifest_json
+    from .manifest_text import tool_entry_json  # the manifest's models (pydantic): only for what no cache holds
+
     return tool_entry_json(
         tool.info, files.archive, files.entry_module, files.requirements, files.output_schema is not None
     )
@@ -65,8 +68,13 @@ def dist_files(
     tools: Sequence[EmittedTool],
     warnings: Sequence[Diagnostic],
     digest: str,
-) -> dict[str, bytes]:
-    """Every file of ``dist/``, by path relative to it."""
+    known: Skeleton | None = None,
+) -> tuple[dict[str, bytes], Skeleton]:
+    """Every file of ``dist/``, by path relative to it, and the manifest's ``Skeleton``.
+
+    ``known`` is the skeleton of the last manifest written: reused when only the sources'
+    digest changed (``manifest_reuse``), else the manifest's models make it again.
+    """
     files: dict[str, bytes] = {}
     for tool in tools:
         folder, schemas = f"tools/{tool.info.name}", tool.files
@@ -80,15 +88,23 @@ def dist_files(
         if skill.archive is not None:
             files[f"skills/{skill.info.name}/condition.zip"] = skill.archive
     conditions = [(skill.info, skill.archive, skill.entry_module) for skill in skills]
-    files[MANIFEST] = assemble_manifest(agent, conditions, [_tool_entry(tool) for tool in tools], warnings, digest)
-    return files
+    key = skeleton_key(agent, conditions, warnings, environment_key())
+    document = reused_skeleton(known, key, digest, [skill.archive for skill in skills])
+    if document is None:
+        from .manifest_text import manifest_skeleton  # the models (pydantic): more than a digest changed
+
+        document = manifest_skeleton(agent, conditions, warnings, digest).document()
+    files[MANIFEST] = manifest_bytes(document, [_tool_entry(tool) for tool in tools])
+    return files, Skeleton(key, document)
 
 
 class Emitted(NamedTuple):
-    """What ``emit_dist`` did: what ``check`` said, and the fingerprint of the ``dist/`` written (if one was)."""
+    """What ``emit_dist`` did: what ``check`` said, the fingerprint of the ``dist/`` written (if
+    one was), and the ``Skeleton`` of its manifest (for the next compile's ``known``)."""
 
     diagnostics: list[Diagnostic]
     written: Fingerprint | None
+    skeleton: Skeleton | None = None
 
 
 def emit_dist(
@@ -101,6 +117,7 @@ def emit_dist(
     check: Callable[[Path], list[Diagnostic]] | None = None,
     recorded: Fingerprint | None = None,
     session: CompileSession | None = None,
+    known: Skeleton | None = None,
 ) -> Emitted:
     """Write the whole of ``dist/`` beside it, then swap it in; call it holding ``output_lock``.
 
@@ -110,8 +127,9 @@ def emit_dist(
     the swap; if it reports an error, the folder is thrown away and the previous
     ``dist/`` stays.  A ``session`` keeps what this compile wrote (``dist_record``), so the
     next one compares what it writes with that instead of reading ``dist/`` back.
+    ``known`` is the ``Skeleton`` of the last manifest written (see ``dist_files``).
     Returns what ``check`` said and the fingerprint of the new ``dist/``, taken as it was
-    written (``None`` if none was).
+    written (``None`` if none was), with the new manifest's skeleton.
     """
     out = config.out
     record, spared = (session.dist, session.spare) if session is not None else (None, None)
@@ -123,7 +141,7 @@ def emit_dist(
         now = fingerprint(out) if recorded is not None else None
     check_output_folder(out, recorded, now)
     remove_leftovers(out)
-    files = dist_files(agent, skills, tools, warnings, digest)
+    files, skeleton = dist_files(agent, skills, tools, warnings, digest, known)
     spare = spare_folder(config.root, out)
     if session is not None:
         session.dist = session.spare = None  # whatever happens next, the fill changes what they say
@@ -147,4 +165,4 @@ def emit_dist(
         session.dist = written
         if swapped.parked and record is not None and record.path == out:  # the dist/ it retired, as left
             session.spare = dataclasses.replace(record, path=spare)
-    return Emitted(found, written.fingerprint() if written is not None else fingerprint(out))
+    return Emitted(found, written.fingerprint() if written is not None else fingerprint(out), skeleton)

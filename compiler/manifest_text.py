@@ -5,16 +5,16 @@ Every entry is made by the models the runtime reads the manifest with
 are built, and that text is cached with them (``dist_files.ToolFiles.manifest_json``), so a
 compile after a change of one tool validates and renders one entry, not hundreds.  The
 rest of the manifest (its format, the compiler, the agent, the skills, the warnings) is
-one ``Manifest`` made with no tools; ``manifest_bytes`` splices the cached tool entries
-into it.  The bytes are exactly ``emit.json_bytes`` of the whole ``Manifest`` document:
-keys sorted, two-space indent.
+one ``Manifest`` made with no tools, into which ``manifest_reuse.manifest_bytes`` splices
+the cached tool entries.  The bytes are exactly ``emit.json_bytes`` of the whole ``Manifest``
+document: keys sorted, two-space indent.  (Where only a digest changed since the last
+compile, ``manifest_reuse`` reuses what these models rendered then, without them.)
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from json.encoder import encode_basestring
 
 from ..contracts.manifest import (
     AgentEntry,
@@ -35,10 +35,7 @@ from ..contracts.version import __version__
 from .json_text import indented_json
 from .types import AgentInfo, Diagnostic, SkillInfo, ToolInfo
 
-__all__ = ["assemble_manifest", "manifest_bytes", "manifest_skeleton", "tool_entry", "tool_entry_json"]
-
-#: Where the tool entries sit in the manifest: inside its ``tools`` list, two levels deep.
-_TOOL_DEPTH = "\n    "
+__all__ = ["manifest_skeleton", "tool_entry", "tool_entry_json"]
 
 
 def tool_entry(
@@ -114,31 +111,3 @@ def manifest_skeleton(
             for item in warnings
         ),
     )
-
-
-def manifest_bytes(skeleton: dict[str, object], tool_entries: Sequence[str]) -> bytes:
-    """The manifest file: the ``skeleton`` document with ``tools`` given as each entry's ``tool_entry_json``.
-
-    Text nests by indenting each of its lines: JSON text has a line break only between
-    its parts (one inside a string is written ``\\n``).
-    """
-    parts = []
-    for key in sorted(skeleton):
-        if key == "tools" and tool_entries:
-            entries = ("," + _TOOL_DEPTH).join(text.replace("\n", _TOOL_DEPTH) for text in tool_entries)
-            text = "[" + _TOOL_DEPTH + entries + "\n  ]"
-        else:
-            text = indented_json(skeleton[key], sort_keys=True).replace("\n", "\n  ")
-        parts.append(f"{encode_basestring(key)}: {text}")
-    return ("{\n  " + ",\n  ".join(parts) + "\n}\n").encode()
-
-
-def assemble_manifest(
-    agent: AgentInfo,
-    skills: Sequence[tuple[SkillInfo, bytes | None, str | None]],
-    tool_entries: Sequence[str],
-    warnings: Sequence[Diagnostic],
-    digest: str,
-) -> bytes:
-    """The bytes of ``manifest.json``: the skeleton rendered now, the tools' cached entries spliced in."""
-    return manifest_bytes(manifest_skeleton(agent, skills, warnings, digest).document(), tool_entries)

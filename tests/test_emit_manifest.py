@@ -5,12 +5,15 @@ and cached with them; the manifest is the rest of the document (made by the same
 models) with those texts spliced in.  Whatever the entries hold (text that needs
 escaping, line breaks inside strings, nesting, empty lists), the bytes must be the ones
 the writer gives the whole document; and the manifest a compile writes must be what the
-runtime's models read from it and write again.
+runtime's models read from it and write again.  Text an earlier compile rendered, reused
+where only a digest changed (``manifest_reuse``), must be the models' text for the new
+digest, and a compile after an edit of a tool's code alone must not need the models at all.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from helpers import RunSkill, write_project
@@ -18,8 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from skillc.compiler.emit import json_bytes
 from skillc.compiler.json_text import indented_json
-from skillc.compiler.manifest_text import manifest_bytes
+from skillc.compiler.manifest_reuse import Skeleton, manifest_bytes, retargeted, reused_skeleton
+from skillc.compiler.manifest_text import manifest_skeleton, tool_entry_json
+from skillc.compiler.types import AgentInfo, Diagnostic, Severity, SkillInfo, Source, ToolInfo
 from skillc.contracts.manifest import Manifest
+from skillc.contracts.settings import CLIENT, SettingValues
 
 TEXT = st.text(st.characters(codec="utf-8"), max_size=12) | st.sampled_from(["", "\n", '"}', "\\n", "  ,\n  ]"])
 JSON = st.recursive(
@@ -42,6 +48,80 @@ def test_spliced_tool_entries_give_the_bytes_of_the_whole_document(
 ) -> None:
     texts = [indented_json(entry, sort_keys=True) for entry in entries]
     assert manifest_bytes(skeleton, texts) == json_bytes({**skeleton, "tools": entries})
+
+
+NAME = st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True)
+SOURCE = st.builds(Source, st.sampled_from(["src/tools.py", "src/a b/ü.py"]), st.integers(1, 999), st.integers(0, 80))
+TOOL_INFO = st.builds(
+    ToolInfo,
+    name=NAME,
+    skill=NAME,
+    form=st.sampled_from(["class", "function", "object"]),
+    description=TEXT,
+    module=st.sampled_from(["tools", "pkg.tools"]),
+    qualname=st.sampled_from(["Quote", "Outer.Inner"]),
+    source=SOURCE,
+    settings=st.fixed_dictionaries({}, optional={"client": st.booleans(), "timeout": st.integers(1, 600)}).map(
+        SettingValues.read
+    ),
+    has_condition=st.booleans(),
+    input_model=st.none(),
+    output_model=st.none(),
+    is_async=st.booleans(),
+)
+ARCHIVE = st.binary(min_size=1, max_size=64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    info=TOOL_INFO,
+    archives=st.tuples(ARCHIVE, ARCHIVE),
+    requirements=st.lists(st.sampled_from(["httpx>=0.27", "pydantic>=2", 'a; extra == "b"']), max_size=2),
+    has_output=st.booleans(),
+)
+def test_an_entry_reused_for_another_archive_is_the_entry_the_models_render_for_it(
+    info: ToolInfo, archives: tuple[bytes, bytes], requirements: list[str], has_output: bool
+) -> None:
+    old, new = archives if not info.settings[CLIENT] else (b"", b"")  # a client tool has no archive
+    rendered = [tool_entry_json(info, archive, "entry_mod", tuple(requirements), has_output) for archive in (old, new)]
+    assert retargeted(rendered[0], old, new) == rendered[1]
+
+
+WARNING = st.builds(
+    Diagnostic,
+    code=st.sampled_from(["skill/tool-name", "skill/x"]),
+    severity=st.just(Severity.WARNING),
+    message=TEXT,
+    path=st.sampled_from(["src/tools.py", "pyproject.toml"]),
+    line=st.integers(1, 99),
+    col=st.integers(0, 9),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    persona=TEXT,
+    skills=st.lists(st.tuples(NAME, TEXT, st.none() | ARCHIVE), max_size=3),
+    warnings=st.lists(WARNING, max_size=2),
+    digests=st.tuples(TEXT, TEXT),
+)
+def test_a_skeleton_reused_for_other_sources_is_the_skeleton_the_models_make_for_them(
+    persona: str, skills: list[tuple[str, str, bytes | None]], warnings: list[Diagnostic], digests: tuple[str, str]
+) -> None:
+    source = Source("src/agent.py", 3, 0)
+    agent = AgentInfo("a", persona, tuple(name for name, _, _ in skills), "agent", "agent", source)
+    conditions = [
+        (SkillInfo(name, text, "", (), archive is not None, "s", "skill", source), archive, "cond" if archive else None)
+        for name, text, archive in skills
+    ]
+    later = [(info, archive + b"'" if archive else None, entry) for info, archive, entry in conditions]
+    made = [
+        manifest_skeleton(agent, given, warnings, digest).document()
+        for given, digest in ((conditions, digests[0]), (later, digests[1]))
+    ]
+    archives = [archive for _, archive, _ in later]
+    assert reused_skeleton(Skeleton("k", made[0]), "k", digests[1], archives) == made[1]
+    assert reused_skeleton(Skeleton("other", made[0]), "k", digests[1], archives) is None
 
 
 TOOLS = '''from pydantic import BaseModel, Field
@@ -124,6 +204,34 @@ def test_a_check_renders_no_manifest_entry_and_never_loads_the_manifest_models(s
     models = {"skillc.compiler.manifest_text", "skillc.contracts.manifest"}
     assert models <= _imported(compiled.stderr)  # the report is read as it should be
     assert not models & _imported(checked.stderr)
+
+
+def test_after_an_edit_of_code_alone_the_compile_needs_no_manifest_model(skill: RunSkill, tmp_path: Path) -> None:
+    project = write_project(tmp_path / "p", {"tools.py": TOOLS, "agent.py": AGENT})
+    fresh = write_project(tmp_path / "fresh", {"tools.py": TOOLS, "agent.py": AGENT})
+    profiled = {"PYTHONPROFILEIMPORTTIME": "1"}
+    models = {"skillc.compiler.manifest_text", "skillc.contracts.manifest", "pydantic"}
+    edits = [
+        ("return QuoteOut(price=1.0)", "return QuoteOut(price=2.0)", False),  # code: reused with the new digests
+        ('name = "quote"', 'name = "quote_parcel"', True),  # what the entry says: rendered by the models
+        ("return text", "return text.strip()", False),
+    ]
+    source = TOOLS
+    assert skill("compile", cwd=project).code == 0
+    for before, after, rendered in edits:
+        source = source.replace(before, after)
+        for folder in (project, fresh):
+            (folder / "src/tools.py").write_text(source, encoding="utf-8")
+        compiled = skill("compile", cwd=project, env=profiled)
+        assert compiled.code == 0, compiled.stdout + compiled.stderr
+        assert bool(models & _imported(compiled.stderr)) is rendered, (before, after)
+        shutil.rmtree(fresh / ".skill", ignore_errors=True)
+        shutil.rmtree(fresh / "dist", ignore_errors=True)
+        assert skill("compile", cwd=fresh).code == 0
+        for path in sorted((fresh / "dist").rglob("*")):
+            if path.is_file():
+                relative = path.relative_to(fresh / "dist")
+                assert (project / "dist" / relative).read_bytes() == path.read_bytes(), relative
 
 
 def _imported(report: str) -> set[str]:
