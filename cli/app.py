@@ -6,29 +6,19 @@ exit codes and messages.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ..contracts.errors import UsageError
 from ..contracts.version import __version__
-from .commands import Environment, serve, settings, test
-from .consoles import notice, stdout
+from .commands import Environment, compile_, serve, settings, test
+from .consoles import stdout
 from .data import data_command
 from .typer_commands import typer_command
 
-__all__ = ["OutputFormat", "app", "app_for", "settings"]
-
-
-class OutputFormat(str, Enum):
-    """How ``skill compile`` prints its result."""
-
-    text = "text"
-    json = "json"
+__all__ = ["app", "app_for", "settings"]
 
 
 #: How ``app`` is made, and each one-command app ``app_for`` makes.
@@ -110,57 +100,8 @@ def init(
     return 0
 
 
-@app.command(name="compile")
-def compile_(
-    project: Annotated[Path, typer.Argument(help="Project folder (or any folder inside it).")] = Path("."),
-    out: Annotated[Path | None, typer.Option("--out", help="Output folder (default: dist).")] = None,
-    output_format: Annotated[
-        OutputFormat, typer.Option("--format", help="text for people, json for CI.")
-    ] = OutputFormat.text,
-    watch: Annotated[bool, typer.Option("--watch", help="Recompile on every change.")] = False,
-    verify: Annotated[bool, typer.Option("--verify", help="Import each bundle in an isolated process.")] = False,
-    check: Annotated[bool, typer.Option("--check", help="Only check: write no dist/.")] = False,
-    allow_import: Annotated[
-        bool,
-        typer.Option(
-            "--allow-import",
-            help='Let schema = "import" import the project\'s code (isolated, one process per tool).',
-        ),
-    ] = False,
-) -> int:
-    """Check the project statically and build its per-tool bundles."""
-    from ..compiler.api import compile_project, report_to_dict
-    from ..compiler.json_text import indented_json
-
-    if check and verify:
-        raise UsageError("--check writes no bundles, so there is nothing to --verify")
-
-    session = None
-    if watch:
-        from ..compiler.session import CompileSession
-
-        session = CompileSession()  # what one compile of the watch hands the next
-
-    def once() -> int:
-        report = compile_project(
-            project, out=out, emit=not check, verify=verify, allow_import=allow_import, notify=notice, session=session
-        )
-        if output_format is OutputFormat.json:
-            # json.dumps(indent=2)'s text, written without its pure-Python encoder (a report of every tool).
-            sys.stdout.write(indented_json(report_to_dict(report), ensure_ascii=True) + "\n")
-        else:
-            from .render import print_text
-
-            print_text(stdout(), report)
-        return 0 if report.ok else 1
-
-    if not watch:
-        return once()
-    from .watch import watch_project
-
-    return watch_project(project, once, stdout(), session)
-
-
+# Declared in cli.commands, which a plain command line reaches without typer (start-up).
+app.command(name="compile")(typer_command(compile_))
 # Declared in cli.commands, which a plain command line reaches without typer (start-up).
 app.command(name="test")(typer_command(test))
 

@@ -1,10 +1,11 @@
-"""``skill test`` and ``skill serve``, declared once for typer and for the quick parse.
+"""``skill compile``, ``skill test`` and ``skill serve``, declared once for typer and for the quick parse.
 
 Each command is a plain function: its signature is the one list of its options (see
 ``cli.quick``), its docstring its help.  ``cli.app`` registers it as a typer command; a
 plain command line reaches it through ``quick_call`` without typer being imported.  The
-body only hands the options to the module that does the work (``cli.tooltest``,
-``cli.serve``), imported when the command runs: ``skill --help`` loads no project.
+body only hands the options to the module that does the work (``cli.compiling``,
+``cli.tooltest``, ``cli.serve``), imported when the command runs: ``skill --help`` loads
+no project.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Annotated
 from ..serve.hosts import Host, Transport
 from .quick import argument, option, parse_plain
 
-__all__ = ["QUICK_COMMANDS", "Environment", "quick_call", "serve", "settings", "test"]
+__all__ = ["QUICK_COMMANDS", "Environment", "OutputFormat", "compile_", "quick_call", "serve", "settings", "test"]
 
 
 class Environment(str, Enum):
@@ -27,6 +28,13 @@ class Environment(str, Enum):
 
     sandbox = "sandbox"
     production = "production"
+
+
+class OutputFormat(str, Enum):
+    """How ``skill compile`` prints its result."""
+
+    text = "text"
+    json = "json"
 
 
 class _Settings:
@@ -41,6 +49,37 @@ settings = _Settings()
 ROOT_DEBUG = "--debug"
 #: Set, it asks typer for shell completion instead of a run.
 COMPLETION_VARIABLE = "_SKILL_COMPLETE"
+
+
+def compile_(
+    project: Annotated[Path, argument(help="Project folder (or any folder inside it).")] = Path("."),
+    out: Annotated[Path | None, option("--out", help="Output folder (default: dist).")] = None,
+    output_format: Annotated[
+        OutputFormat, option("--format", help="text for people, json for CI.")
+    ] = OutputFormat.text,
+    watch: Annotated[bool, option("--watch", help="Recompile on every change.")] = False,
+    verify: Annotated[bool, option("--verify", help="Import each bundle in an isolated process.")] = False,
+    check: Annotated[bool, option("--check", help="Only check: write no dist/.")] = False,
+    allow_import: Annotated[
+        bool,
+        option(
+            "--allow-import",
+            help='Let schema = "import" import the project\'s code (isolated, one process per tool).',
+        ),
+    ] = False,
+) -> int:
+    """Check the project statically and build its per-tool bundles."""
+    from .compiling import run_compile_command  # for start-up: the compiler loads when the command runs
+
+    return run_compile_command(
+        project,
+        out=out,
+        as_json=output_format is OutputFormat.json,
+        watch=watch,
+        verify=verify,
+        check=check,
+        allow_import=allow_import,
+    )
 
 
 def test(
@@ -118,7 +157,7 @@ def serve(
 
 
 #: The commands a plain command line runs without typer, by name.
-QUICK_COMMANDS: dict[str, Callable[..., int]] = {"test": test, "serve": serve}
+QUICK_COMMANDS: dict[str, Callable[..., int]] = {"compile": compile_, "test": test, "serve": serve}
 
 
 def quick_call(args: Sequence[str]) -> Callable[[], int] | None:

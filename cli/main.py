@@ -6,7 +6,7 @@ in skillc, reported in one line unless ``--debug`` asks for the traceback.  A Ct
 command does not handle itself says ``interrupted`` and exits 130, whenever it comes (see
 ``cli.entry`` for the time before this module is loaded).
 
-A plain command line of ``skill test`` or ``skill serve`` runs without typer
+A plain command line of ``skill compile``, ``skill test`` or ``skill serve`` runs without typer
 (``commands.quick_call``); every other one, and any that is not plain, is typer's.
 """
 

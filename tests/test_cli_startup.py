@@ -178,6 +178,13 @@ def _typer_values(probe: Any, args: list[str]) -> dict[str, Any]:
 
 
 PLAIN_LINES = {
+    "compile": [
+        [],
+        ["proj"],
+        ["--format", "json", "--watch", "sub/dir"],
+        ["--out", "build/out", "--check", "--allow-import", "--format=text"],
+        ["--verify", "--out=o", "--out", "p", "."],
+    ],
     "test": [
         [],
         ["--name", "lookup_order", "--input", '{"order_id": "A1001"}'],
@@ -197,6 +204,7 @@ PLAIN_LINES = {
 
 #: Lines only typer parses: help, errors, and what click reads in a way of its own.
 NOT_PLAIN_LINES = {
+    "compile": [["--help"], ["--format", "yaml"], ["--format", "JSON"], ["--watch=1"], ["--out"], ["a", "b"], [""]],
     "test": [
         ["--help"],
         ["-h"],
