@@ -36,6 +36,13 @@ _CLIENT_OBJECT = (
 )
 _FUNCTION_AGENT = agent("lookup", "from tools import lookup")
 
+
+def _mixed_in(methods: str) -> str:
+    """``Lookup`` deriving from a class from outside the project as well as from ``Tool``, then ``methods``."""
+    source = tool_class('    name = "lookup"\n' + SETTINGS + methods)
+    return "from abc import ABC\n" + source.replace("class Lookup(Tool):", "class Lookup(ABC, Tool):")
+
+
 TOOL_EXAMPLES: dict[str, CheckExamples] = {
     "skill/client-tool-execute": CheckExamples(
         valid=(
@@ -83,12 +90,22 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
         ),
     ),
     "skill/missing-execute": CheckExamples(
-        valid=(Example(GOOD),),
+        valid=(
+            Example(GOOD),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _mixed_in("\n    def execute(self, input, ctx):\n        return input.order_id\n"),
+                }
+            ),
+        ),
         invalid=(
             Example(
                 {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "lookup"\n' + SETTINGS)},
                 ("src/tools.py", 7, 0),
             ),
+            # A base from outside the project may define execute, but the compiler does not read its code.
+            Example({"agent.py": agent("Lookup()"), "tools.py": _mixed_in("")}, ("src/tools.py", 8, 0)),
             Example(
                 {
                     "agent.py": agent("lookup", "from tools import lookup"),

@@ -276,12 +276,28 @@ class ToolReader:
                 runs = False
             execute = linker.class_method(draft.cls, "execute")
             if execute is None:
+                # A base from outside the project may define it, in code the compiler does not
+                # read: then the runtime's call could not be checked, so it must be visible.
+                outside = [
+                    item.qualname
+                    for item in linker.mro(draft.cls)
+                    if isinstance(item, ExternalSym) and not item.qualname.startswith("skillc.")
+                ]
                 linker.report(
                     "skill/missing-execute",
                     draft.module,
                     draft.pos,
-                    "Tool must have an execute function",
-                    hint="define `def execute(self, input, ctx)` (or `async def`)",
+                    "Tool must have an execute function"
+                    + (
+                        f": {draft.cls.info.name} defines none, and the compiler does not read the code of its "
+                        f"base{'s' if len(outside) > 1 else ''} from outside the project ({', '.join(outside)})"
+                        if outside
+                        else ""
+                    ),
+                    hint="define `def execute(self, input, ctx)` in the class; it may call the base's: "
+                    "`return super().execute(input, ctx)`"
+                    if outside
+                    else "define `def execute(self, input, ctx)` (or `async def`)",
                 )
                 runs = False
             else:

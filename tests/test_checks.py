@@ -56,3 +56,32 @@ def test_every_error_and_most_warnings_have_an_invalid_example() -> None:
         "skill/dangling-symlink",
         "skill/unknown-config-key",
     }
+
+
+def test_a_tool_whose_execute_could_come_from_outside_the_project_is_told_how_to_show_it(tmp_path: Path) -> None:
+    tools = (
+        "from pydantic import BaseModel\nfrom skillc import Tool\nfrom toolkit.mixins import EchoMixin\n\n\n"
+        "class EchoInput(BaseModel):\n    text: str\n\n\n"
+        'class Echo(EchoMixin, Tool):\n    name = "echo"\n    description = "Echo."\n    input_schema = EchoInput\n'
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import Echo\n\n"
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=[Echo()])])\n'
+    )
+    pyproject = (
+        '[project]\nname = "p"\nversion = "0"\ndependencies = ["skillc", "pydantic>=2", "toolkit"]\n\n'
+        '[tool.skill]\nentry = "src/agent.py"\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    report = compile_project(tmp_path, use_cache=False)
+    [found] = [item for item in report.diagnostics if item.code == "skill/missing-execute"]
+    assert (found.path, found.line, found.col) == ("src/tools.py", 10, 0)
+    assert found.message == (
+        "Tool must have an execute function: Echo defines none, and the compiler does not read the code of its "
+        "base from outside the project (toolkit.mixins.EchoMixin)"
+    )
+    assert found.hint == (
+        "define `def execute(self, input, ctx)` in the class; it may call the base's: "
+        "`return super().execute(input, ctx)`"
+    )
