@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .checks import severity_of
+from .check_table import severity_of
 from .types import Config, Diagnostic, Finding, Pos
 
 __all__ = ["Reporter"]
