@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Annotated
 
-from ..serve.hosts import Host, Transport
+from ..serve.choices import Host, Transport
 from .quick import argument, option, parse_plain
 
 __all__ = ["QUICK_COMMANDS", "Environment", "OutputFormat", "compile_", "quick_call", "serve", "settings", "test"]

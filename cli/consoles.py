@@ -15,8 +15,6 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, TextIO
 
-from ..runtime.imports import tool_code_running
-
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -77,6 +75,12 @@ def _own(stream: TextIO) -> TextIO:
         return stream
 
 
+#: The module that knows whether tool code is running (``tool_code_running``).  The runtime
+#: loads it before it runs any tool code, so while it is not loaded none runs; a command
+#: that runs none (``skill compile``) need not load it.
+_IMPORT_HOOKS = "skillc.runtime.imports"
+
+
 def _detach_child() -> None:
     """In a process that tool code forked: standard output and error go to ``/dev/null``.
 
@@ -84,7 +88,8 @@ def _detach_child() -> None:
     waits for it) as long as it lives.  ``subprocess`` does not run this hook, and a
     fork made by anything but a tool's code (a test harness's pty, say) is left alone.
     """
-    if not tool_code_running():
+    hooks = sys.modules.get(_IMPORT_HOOKS)
+    if hooks is None or not hooks.tool_code_running():
         return
     try:
         null = os.open(os.devnull, os.O_WRONLY)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO, cast
 
 from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UserError
-from ..runtime.deadlines import HOPELESS_AFTER, set_last_resort
+from ..runtime.last_resort import HOPELESS_AFTER, set_last_resort
 from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
 

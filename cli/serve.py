@@ -20,7 +20,8 @@ from ..contracts.errors import UsageError
 from ..contracts.settings import CLIENT
 from ..project import CompileFailed, Project, open_project
 from ..runtime.context import Environment
-from ..serve.hosts import Host, Launch, Transport, host_config, serve_arguments
+from ..serve.choices import Host, Transport
+from ..serve.hosts import Launch, host_config, serve_arguments
 from ..serve.options import HttpOptions
 from .consoles import notice, runtime_log, stderr, stdout
 

@@ -37,7 +37,6 @@ from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
 from .link_cache import LinkResult
 from .manifest_reuse import entry_inputs, retargeted
-from .probe import probe_bundle
 from .requirements import Dependencies, environment_key
 from .resolve import Linker
 from .schema import function_schema, model_schema
@@ -437,6 +436,8 @@ def _import_schemas(
     archive: bytes, entry: str, tool: ToolInfo, linker: Linker
 ) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None] | Finding:
     """Ask pydantic itself, in an isolated process that imports only the bundle."""
+    from .probe import probe_bundle  # processes and threads: only a compile given --allow-import starts them
+
     with tempfile.TemporaryDirectory(prefix="skillc-schema-") as work:
         # Extracted (the archive was written just now), as the runtime does: modules that
         # read their data files through __file__ need a folder, not a zip.

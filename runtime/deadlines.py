@@ -39,24 +39,18 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from .last_resort import HOPELESS_AFTER, last_resort
+
 if TYPE_CHECKING:  # for start-up: a command that runs no tool (skill compile) needs no event loop
     import asyncio
 
-__all__ = [
-    "HOPELESS_AFTER",
-    "TICK",
-    "DeadlineExceeded",
-    "Guard",
-    "set_last_resort",
-]
+__all__ = ["TICK", "DeadlineExceeded", "Guard"]
 
 logger = logging.getLogger("skillc.runtime")
 _T = TypeVar("_T")
 
 #: The watchdog looks at the guards at least this often while any exist.
 TICK: Final = 0.02
-#: Code still running this long past its deadline, however often interrupted, is hopeless.
-HOPELESS_AFTER: Final = 2.0
 #: The watchdog keeps looking this long after the last guard closed before it sleeps until the next one.
 LINGER: Final = 0.5
 
@@ -66,20 +60,6 @@ class DeadlineExceeded(BaseException):  # noqa: N818 - it is what it says, and n
 
     A ``BaseException``, so that the usual ``except Exception`` of tool code lets it pass.
     """
-
-
-#: Called (from the watchdog's thread) with the guard's label when its code is hopeless.
-_last_resort: Callable[[str], None] | None = None
-
-
-def set_last_resort(hook: Callable[[str], None] | None) -> None:
-    """Name what happens when tool code ignores its deadline past ``HOPELESS_AFTER``.
-
-    A command line passes a function that reports the tool and ends the process; the
-    default (``None``) logs an error and lets the code run on.
-    """
-    global _last_resort
-    _last_resort = hook
 
 
 class Guard:
@@ -327,7 +307,7 @@ class _Watchdog:
 
 
 def _hopeless(guard: Guard) -> None:
-    hook = _last_resort
+    hook = last_resort()
     if hook is not None:
         hook(guard.label)
     else:

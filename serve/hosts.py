@@ -12,28 +12,11 @@ import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from ..contracts.errors import UsageError
+from .choices import Host
 
-__all__ = ["Host", "Launch", "Transport", "host_config", "serve_arguments"]
-
-
-class Transport(str, Enum):
-    """How a host reaches the server: it starts it (stdio), or it is given its URL (http)."""
-
-    stdio = "stdio"
-    http = "http"
-
-
-class Host(str, Enum):
-    """The hosts ``--print-config`` knows."""
-
-    claude = "claude"
-    claude_code = "claude-code"
-    cursor = "cursor"
-    vscode = "vscode"
-    openai_agents = "openai-agents"
+__all__ = ["Launch", "host_config", "serve_arguments"]
 
 
 @dataclass(frozen=True)
