@@ -155,6 +155,8 @@ class ClassReader(TypeReader):
                 cls.module,
                 cls.info.pos,
                 "pydantic takes typing_extensions.TypedDict, not typing.TypedDict, before 3.12",
+                # pydantic itself refuses it: building the schema by importing cannot help.
+                hint="import TypedDict from typing_extensions (`from typing_extensions import TypedDict`)",
             )
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,19 @@ def test_a_tool_whose_execute_could_come_from_outside_the_project_is_told_how_to
         "define `def execute(self, input, ctx)` in the class; it may call the base's: "
         "`return super().execute(input, ctx)`"
     )
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="pydantic takes typing.TypedDict from Python 3.12 on")
+def test_a_typing_typeddict_is_told_to_come_from_typing_extensions(tmp_path: Path) -> None:
+    tools = (
+        "from typing import TypedDict\nfrom skillc import tool\n\n\nclass Address(TypedDict):\n    city: str\n\n\n"
+        '@tool\ndef ship(to: Address) -> str:\n    """Ship."""\n    return to["city"]\n'
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import ship\n\n"
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=[ship])])\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.path, found.line, found.col) == ("skill/schema-unsupported", "src/tools.py", 5, 0)
+    assert found.hint == "import TypedDict from typing_extensions (`from typing_extensions import TypedDict`)"
