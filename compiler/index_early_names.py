@@ -18,6 +18,8 @@ TYPE_CHECKING:`` and ``if __name__ == "__main__":`` (their names count as bound,
 as a later binding), and a ``try`` body whose handlers may catch ``NameError`` (``try:
 unicode`` / ``except NameError:``).
 
+A class body that reads a name it binds only further down (``first: Shrimp`` above
+``class Shrimp`` in the same body) is reported too, unless the module had bound it by then.
 A name bound in any branch counts as bound from there on, a loop's body sees all the
 loop binds (a previous pass may have), and a name is never reported where something the
 walk cannot follow may bind it: after a star import, when any function or class
@@ -165,32 +167,42 @@ class _Walk:
         self.bound: set[str] = set(_MODULE_NAMES)
         #: Each name read while unbound, first read first: where, and whether in an annotation.
         self.unbound: dict[str, tuple[Pos, bool]] = {}
-        #: The reads of ``unbound`` that a later module-level statement binds.
-        self.found: dict[str, EarlyUse] = {}
+        #: The reads of ``unbound`` names that a later statement binds, by name and by where:
+        #: the identity of the class body that binds it further down, or ``0`` for the module.
+        self.found: dict[tuple[str, int], EarlyUse] = {}
         #: Set by a star import: any name may be bound from there on.
         self.opaque = False
         #: How many ``try`` bodies that may catch ``NameError`` the walk is in.
         self.guarded = 0
+        #: Per class body being walked (by its scope's identity): the names it read while
+        #: unbound, first read first; its own later binding of one is a report too.
+        self.class_reads: dict[int, dict[str, tuple[Pos, bool]]] = {}
 
     # --- names ------------------------------------------------------------------------
 
     def bind(self, name: str, node: ast.AST, scope: _Scope) -> None:
         if scope is not None:
             scope.add(name)
+            read = self.class_reads.get(id(scope), {}).get(name)
+            if read is not None and (name, id(scope)) not in self.found:  # ``a: Later`` above ``class Later``
+                self.found[(name, id(scope))] = EarlyUse(name, read[0], self.position(node).line, read[1])
             return
         self.bound.add(name)
         first = self.unbound.get(name)
-        if first is not None and name not in self.found:
+        if first is not None and (name, 0) not in self.found:
             pos, annotation = first
-            self.found[name] = EarlyUse(name, pos, self.position(node).line, annotation)
+            self.found[(name, 0)] = EarlyUse(name, pos, self.position(node).line, annotation)
 
     def use(self, node: ast.Name, scope: _Scope, local: frozenset[str], annotation: bool) -> None:
         name = node.id
         if name in self.bound or name in local or (scope is not None and name in scope):
             return
-        if self.opaque or self.guarded or name in _BUILTINS or name in self.unbound:
+        if self.opaque or self.guarded or name in _BUILTINS:
             return
-        self.unbound[name] = (self.position(node), annotation)
+        if scope is not None:
+            self.class_reads.setdefault(id(scope), {}).setdefault(name, (self.position(node), annotation))
+        if name not in self.unbound:
+            self.unbound[name] = (self.position(node), annotation)
 
     # --- statements -------------------------------------------------------------------
 
@@ -279,7 +291,9 @@ class _Walk:
             self.expr(base, scope)
         for keyword in node.keywords:
             self.expr(keyword.value, scope)
-        self.block(node.body, set(_CLASS_NAMES))
+        body = set(_CLASS_NAMES)
+        self.block(node.body, body)
+        self.class_reads.pop(id(body), None)
         self.bind(node.name, node, scope)
 
     def type_params(self, node: ast.AST, scope: _Scope) -> None:

@@ -59,8 +59,10 @@ def function(draw: st.DrawFn, indent: str = "") -> str:
 
 @st.composite
 def class_body_statement(draw: st.DrawFn) -> str:
-    kind = draw(st.sampled_from(["assign", "annotated", "bare", "method", "comprehension"]))
+    kind = draw(st.sampled_from(["assign", "annotated", "bare", "method", "comprehension", "class"]))
     target = draw(names)
+    if kind == "class":  # binds its name in the class body only
+        return f"    class {target}:\n        {draw(names)}_ = {_tuple(draw(uses))}"
     if kind == "assign":
         return f"    {target} = {_tuple(draw(uses))}"
     if kind == "annotated":
@@ -237,3 +239,12 @@ def test_the_main_guard_does_not_run_when_the_module_is_imported() -> None:
 def test_annotations_are_deferred_where_python_defers_them() -> None:
     source = "def f(x: Node) -> None: ...\nclass Node: ...\n"
     assert (_early(source) == ()) == (sys.version_info >= (3, 14))
+
+
+def test_a_class_body_that_reads_a_class_it_defines_further_down_is_reported() -> None:
+    (use,) = _early(
+        "from pydantic import BaseModel\nclass Tank(BaseModel):\n    first: Shrimp\n    class Shrimp(BaseModel): ...\n"
+    )
+    assert (use.name, use.pos.line, use.pos.col, use.bound_line, use.annotation) == ("Shrimp", 3, 11, 4, True)
+    assert _early("class Tank:\n    class Shrimp: ...\n    first: Shrimp\n") == ()
+    assert _early("from __future__ import annotations\nclass Tank:\n    first: Shrimp\n    class Shrimp: ...\n") == ()
