@@ -50,6 +50,7 @@ class DefinitionReader(ExpressionReader):
         attributes: list[ValueBinding] = []
         methods: list[FunctionInfo] = []
         nested: list[tuple[str, Pos]] = []
+        classes: list[ClassInfo] = []
         skipped: list[Pos] = []
         for statement, statement_pos in self._placed(node.body):
             if isinstance(statement, ast.Assign | ast.AnnAssign):
@@ -58,6 +59,7 @@ class DefinitionReader(ExpressionReader):
                 methods.append(self._function(statement, statement_pos, None))
             elif isinstance(statement, ast.ClassDef):
                 nested.append((statement.name, statement_pos))
+                classes.append(self._class(statement, statement_pos, None))
             elif not isinstance(statement, _INERT):
                 skipped.append(statement_pos)
         return ClassInfo(
@@ -71,6 +73,7 @@ class DefinitionReader(ExpressionReader):
             pos=pos,
             branch=branch,
             nested=tuple(nested),
+            classes=tuple(classes),
             skipped=tuple(skipped),
             self_assignments=self._self_assignments(node.body),
         )

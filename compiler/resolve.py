@@ -79,10 +79,16 @@ class ModuleSym:
 class ClassSym:
     module: str
     info: ClassInfo
+    #: The classes it is defined in, dotted (``"Outer"`` for ``Outer.Inner``); empty at module level.
+    outer: str = ""
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.outer}.{self.info.name}" if self.outer else self.info.name
 
     @property
     def key(self) -> tuple[str, str]:
-        return (self.module, self.info.name)
+        return (self.module, self.qualname)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +172,8 @@ class Linker:
         self._mro_active: set[tuple[str, str]] = set()
         self._reported: set[tuple[str, str, int, int, str]] = set()
         self._quiet = 0
+        #: The class bodies names are being resolved in, innermost last (``class_scope``).
+        self._scopes: list[ClassSym] = []
         #: ``closure.module_closure`` of each start module, made once per compile.
         self.closures: dict[str, object] = {}
         #: ``closure.closure_modules`` of each start module: they depend on the summaries
@@ -188,6 +196,21 @@ class Linker:
             yield
         finally:
             self._quiet -= 1
+
+    @contextmanager
+    def class_scope(self, cls: ClassSym | None) -> Iterator[None]:
+        """Resolve names as the body of ``cls`` sees them while inside: a class defined in
+        that body comes before the module's names (``shrimp: list[Shrimp]`` beside
+        ``class Shrimp``), as it does when Python runs the body and when pydantic resolves
+        its annotations.  ``None`` is the module level."""
+        if cls is None:
+            yield
+            return
+        self._scopes.append(cls)
+        try:
+            yield
+        finally:
+            self._scopes.pop()
 
     def report(
         self,
@@ -332,6 +355,11 @@ class Linker:
             return UnknownSym(f"{name!r} is imported in a cycle")
         if module not in self.modules:
             return None
+        if self._scopes and self._scopes[-1].module == module and depth == 0:
+            scope = self._scopes[-1]
+            nested = scope.info.nested_class(name)
+            if nested is not None:
+                return ClassSym(module, nested, scope.qualname)
         found = self.binding(module, name)
         if found is None:
             for star in self._star_sources(module):
@@ -387,6 +415,14 @@ class Linker:
         if isinstance(symbol, ExternalSym):
             return ExternalSym(canonical(f"{symbol.qualname}.{attribute}"))
         if isinstance(symbol, ClassSym):
+            for item in self.mro(symbol):  # a class defined in the body of one along the MRO
+                if not isinstance(item, ClassSym):
+                    continue
+                nested = item.info.nested_class(attribute)
+                if nested is not None:
+                    return ClassSym(item.module, nested, item.qualname)
+                if item.info.attribute(attribute) is not None or item.info.method(attribute) is not None:
+                    break
             found = self.class_attribute(symbol, attribute)
             return ValueSym(found[0].module, found[1]) if found else None
         return UnknownSym(f"attribute {attribute!r} of a value")

@@ -28,7 +28,8 @@ The subset translated:
   ...``, fixed, empty), ``dict``/``Dict`` with ``str``, ``int``, ``float``, ``UUID``,
   ``Literal``, enum or constrained-string keys; project enums (plain, ``str`` or ``int``
   mixins, ``IntEnum``, ``StrEnum``, values from ``enum.auto()``) and project models
-  (nested, shared, recursive, inherited); module-level aliases; quoted forward references;
+  (nested, shared, recursive, inherited, and defined in a model's body: ``Tank.Shrimp``);
+  module-level aliases; quoted forward references;
 - the named types of ``schema_named``: URLs and DSNs (``AnyUrl``, ``HttpUrl``, ...),
   ``EmailStr``/``NameEmail``, ``SecretStr``/``SecretBytes``, ``Path``/``FilePath``/
   ``DirectoryPath``/``NewPath``, ``ipaddress`` and pydantic's ``IPvAny*`` types, ``UUID1``..
@@ -96,7 +97,7 @@ def model_schema(linker: Linker, module: str, qualname: str) -> SchemaResult:
     """The JSON Schema pydantic gives for the project model ``module.qualname``: equal to its
     ``model_json_schema()``, key order included, or no schema and the findings that say why."""
     builder = SchemaBuilder(linker)
-    symbol = linker.resolve_name(module, qualname) if module in linker.modules else None
+    symbol = linker.resolve_ref(module, qualname) if module in linker.modules else None
     pos = symbol.info.pos if isinstance(symbol, ClassSym) else Pos(1, 0)
     if module in linker.failed:
         builder.report(module, pos, f"{module} does not parse, so the schema of {qualname} cannot be read")

@@ -60,6 +60,8 @@ class FieldSource:
     doc: str | None = None
     note: str | None = None
     optional: bool = False
+    #: The class whose body holds the annotation, whose own classes its names may mean.
+    scope: ClassSym | None = None
     #: What ``dataclasses.field(...)`` says, read as a ``Field(...)``.
     assigned: FieldCall | None = None
 
@@ -119,7 +121,7 @@ class ClassReader(TypeReader):
         kind = self.class_kind(cls)
         if kind is None:
             return None
-        name, pending = self.define(cls.module, cls.info.name, f"class:{cls.module}:{cls.info.name}", where)
+        name, pending = self.define(cls.module, cls.qualname, f"class:{cls.module}:{cls.qualname}", where)
         if kind in ("typeddict", "dataclass"):
             extra, documented = self.context()
             context = (extra, documented and bool(self.source_docs(cls)))

@@ -146,7 +146,7 @@ class SchemaBuilder(ConfigReader):
 
     def model_node(self, cls: ClassSym, where: Where) -> Node:
         """The ``$ref`` of a project model, its definition built on first use."""
-        name, pending = self.define(cls.module, cls.info.name, f"class:{cls.module}:{cls.info.name}", where)
+        name, pending = self.define(cls.module, cls.qualname, f"class:{cls.module}:{cls.qualname}", where)
         if pending:
             self.store(name, self.model_json, cls)
         self.ref_classes[json_ref(name)] = cls
@@ -164,7 +164,7 @@ class SchemaBuilder(ConfigReader):
 
     def enum_node(self, cls: ClassSym, where: Where) -> Node:
         """The ``$ref`` of a project enum, its definition built on first use."""
-        name, pending = self.define(cls.module, cls.info.name, f"class:{cls.module}:{cls.info.name}", where)
+        name, pending = self.define(cls.module, cls.qualname, f"class:{cls.module}:{cls.qualname}", where)
         if pending:
             try:
                 self.definitions[name] = enum_json(self.linker, cls)
@@ -226,13 +226,14 @@ class SchemaBuilder(ConfigReader):
             if isinstance(symbol, ExternalSym) and symbol.qualname in BASE_MODEL:
                 continue
             self.report(module, base.pos, f"base class {describe(base)} of model {info.name} is not a project model")
-        for name, pos in info.nested:
-            self.report(
-                module,
-                pos,
-                f"class {name} inside model {info.name}"
-                + (" (pydantic v1's configuration; use model_config = ConfigDict(...))" if name == "Config" else ""),
-            )
+        for name, pos in info.nested:  # other classes of the body are types its fields may use
+            if name == "Config":
+                self.report(
+                    module,
+                    pos,
+                    f"class Config inside model {info.name} (pydantic v1's configuration; "
+                    "use model_config = ConfigDict(...))",
+                )
         for pos in info.skipped:
             self.report(module, pos, f"a statement in the body of model {info.name} that is not a field or method")
         for method in info.methods:
@@ -312,7 +313,9 @@ class SchemaBuilder(ConfigReader):
             valued = [b for b in cls.info.attributes if b.name == name and b.value is not None]
             last = annotated[-1]
             value = valued[-1].value if valued else None
-            return FieldSource(name, cls.module, last.annotation, value, last.pos, self.attribute_doc(cls, name))
+            return FieldSource(
+                name, cls.module, last.annotation, value, last.pos, self.attribute_doc(cls, name), scope=cls
+            )
         for base in self.project_bases(cls):
             ancestors = [item for item in self.linker.mro(base) if isinstance(item, ClassSym)]
             if any(_annotation(item, name) is not None for item in ancestors):
@@ -340,6 +343,11 @@ class SchemaBuilder(ConfigReader):
         return schema
 
     def field_json(self, source: FieldSource) -> tuple[str, JsonDict, bool]:
+        """One field's key, schema and whether it is required, its names read as its class body reads them."""
+        with self.linker.class_scope(source.scope):
+            return self._field_json(source)
+
+    def _field_json(self, source: FieldSource) -> tuple[str, JsonDict, bool]:
         module = source.module
         base, metadata = self.split_annotated(module, source.annotation)
         calls = [self.field_call(item_module, item) for item_module, item in metadata]

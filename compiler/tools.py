@@ -398,7 +398,7 @@ class ToolReader:
         module, expr = found
         symbol = self.linker.resolve_expr(module, expr)
         if isinstance(symbol, ClassSym):
-            return ModelRef(symbol.module, symbol.info.name)
+            return ModelRef(symbol.module, symbol.qualname)
         if isinstance(symbol, ExternalSym):
             head, _, tail = symbol.qualname.rpartition(".")
             return ModelRef(head, tail)

@@ -253,6 +253,8 @@ class ClassInfo:
     branch: str | None = None
     #: Classes defined in the body (pydantic v1's ``class Config:``), with positions.
     nested: tuple[tuple[str, Pos], ...] = ()
+    #: Those classes themselves, in the order of the body (``Outer.Inner``).
+    classes: tuple[ClassInfo, ...] = ()
     #: Statements of the body the index does not read (``if``/``try``/``for``...).
     skipped: tuple[Pos, ...] = ()
     #: The attributes its methods assign on their instance (``self.name = ...``; a classmethod's
@@ -265,6 +267,20 @@ class ClassInfo:
         for binding in self.attributes:
             if binding.name == name:
                 found = binding
+        return found
+
+    def nested_class(self, name: str) -> ClassInfo | None:
+        """The class ``name`` defined in the body, if the body's last binding of ``name`` is that class."""
+        found = None
+        for cls in self.classes:
+            if cls.name == name:
+                found = cls
+        if found is None:
+            return None
+        later = [item.pos for item in self.attributes if item.name == name]
+        later += [item.pos for item in self.methods if item.name == name]
+        if any((found.pos.line, found.pos.col) < (pos.line, pos.col) for pos in later):
+            return None  # bound again further down the body
         return found
 
     def method(self, name: str) -> FunctionInfo | None:

@@ -252,6 +252,15 @@ class OptionalNested(BaseModel):
 
 
 
+class WithPart(BaseModel):
+    class Part(BaseModel):
+        x: int
+
+
+class InheritsPart(WithPart):
+    parts: list[Part]  # unsupported[InheritsPart]: Part]
+
+
 class OldStyle(BaseModel):
     name: str
 

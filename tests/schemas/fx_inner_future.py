@@ -1,0 +1,14 @@
+"""Classes defined in a model's body, under ``from __future__ import annotations``."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class Tank(BaseModel):
+    class Shrimp(BaseModel):
+        name: str
+
+    shrimp: list[Shrimp]
+    best: Shrimp | None = None
+    quoted: list["Tank.Shrimp"] = []
