@@ -60,6 +60,10 @@ LATE_FUNCTION = (
     "    label: str\n"
 )
 LATE_NODE = "\nclass Node(BaseModel):\n    label: str\n"
+#: A module-level parser of the module's own command line.
+PARSER = (
+    '\nimport argparse\n\nPARSER = argparse.ArgumentParser()\nPARSER.add_argument("--debug", action="store_true")\n'
+)
 LATE_ANNOTATED = "\ndef describe(node: Node) -> str:\n    return node.label\n" + LATE_NODE
 SELF_REFERENCE = "\nclass Node(BaseModel):\n    label: str\n    children: list[Node] = []\n"
 BOTH_BRANCHES = (
@@ -232,6 +236,27 @@ EXAMPLES: dict[str, CheckExamples] = {
             Example(
                 {**GOOD, "tools.py": "from helpers import shout\n" + LOOKUP, "helpers.py": CYCLE_NAME},
                 ("src/helpers.py", 1, 18),
+            ),
+        ),
+    ),
+    "skill/command-line-at-import": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Under the main guard, or in a function, or given its arguments: no command line is read.
+            Example(
+                {**GOOD, "tools.py": LOOKUP + PARSER + '\nif __name__ == "__main__":\n    ARGS = PARSER.parse_args()\n'}
+            ),
+            Example({**GOOD, "tools.py": LOOKUP + PARSER + "\ndef options():\n    return PARSER.parse_args()\n"}),
+            Example({**GOOD, "tools.py": LOOKUP + PARSER + "\nARGS = PARSER.parse_args([])\n"}),
+        ),
+        invalid=(
+            Example({**GOOD, "tools.py": LOOKUP + PARSER + "\nARGS = PARSER.parse_args()\n"}, ("src/tools.py", 20, 7)),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP + PARSER + "\nclass Options:\n    known, rest = PARSER.parse_known_args()\n",
+                },
+                ("src/tools.py", 21, 18),
             ),
         ),
     ),

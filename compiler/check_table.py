@@ -151,6 +151,12 @@ ROWS: tuple[CheckRow, ...] = (
         "name the module binds only further down: importing it raises NameError.",
     ),
     CheckRow(
+        "skill/command-line-at-import",
+        Severity.ERROR,
+        "Code that runs when a module is imported parses the command line (parser.parse_args() with no "
+        "arguments): a compiled tool is imported by another program, whose command line the parser refuses.",
+    ),
+    CheckRow(
         "skill/encoding-error", Severity.ERROR, "A file is not valid in its declared encoding (UTF-8 by default)."
     ),
     CheckRow("skill/unreadable-file", Severity.ERROR, "A file or folder of the project cannot be read."),

@@ -22,6 +22,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_imports import is_type_checking, scan_imports
@@ -105,6 +106,7 @@ class _Indexer(DefinitionReader):
             reexport_only=scan.reexport_only,
             late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
+            command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
         )
 
     # --- module level -----------------------------------------------------------------

@@ -40,7 +40,7 @@ import builtins
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from .index_imports import is_type_checking
+from .index_imports import is_main_guard, is_type_checking
 from .types import EarlyUse, Pos
 
 __all__ = ["find_early_uses"]
@@ -122,14 +122,6 @@ def _unseen_bindings(tree: ast.Module) -> frozenset[str] | None:
         ):
             return None
     return frozenset(declared)
-
-
-def _is_main_guard(test: ast.expr) -> bool:
-    """Whether an ``if`` tests ``__name__ == "__main__"``: never true when the module is imported."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
-        return False
-    sides = {ast.dump(test.left), ast.dump(test.comparators[0])}
-    return sides == {ast.dump(ast.Name("__name__", ast.Load())), ast.dump(ast.Constant("__main__"))}
 
 
 def _catches_name_error(handlers: Sequence[ast.ExceptHandler]) -> bool:
@@ -314,7 +306,7 @@ class _Walk:
         """An ``if`` and its ``elif`` chain, as a loop: a generated chain may be thousands long."""
         current: ast.If | None = node
         while current is not None:
-            if is_type_checking(current.test) or _is_main_guard(current.test):
+            if is_type_checking(current.test) or is_main_guard(current.test):
                 self.bind_all(current.body, scope, quietly=True)
             else:
                 self.expr(current.test, scope)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .types import Dynamic, ImportBinding, Pos
 
-__all__ = ["ImportScan", "is_type_checking", "scan_imports"]
+__all__ = ["ImportScan", "is_main_guard", "is_type_checking", "scan_imports"]
 
 #: The blocks ``index`` walks at the top level: their imports are module-level imports.
 _TOP_LEVEL_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With)
@@ -50,6 +50,14 @@ def is_type_checking(test: ast.expr) -> bool:
     if isinstance(test, ast.Attribute):
         return test.attr == "TYPE_CHECKING"
     return False
+
+
+def is_main_guard(test: ast.expr) -> bool:
+    """Whether an ``if`` tests ``__name__ == "__main__"``: never true when the module is imported."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = {ast.dump(test.left), ast.dump(test.comparators[0])}
+    return sides == {ast.dump(ast.Name("__name__", ast.Load())), ast.dump(ast.Constant("__main__"))}
 
 
 def scan_imports(

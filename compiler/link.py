@@ -21,6 +21,7 @@ from ..contracts.spec import (
     is_valid_name,
     reserved_name_error,
 )
+from .command_line_check import check_command_line
 from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
 from .link_cache import LinkResult
@@ -81,6 +82,7 @@ class _Walk:
     def run(self) -> LinkResult:
         check_imports(self.linker)
         check_early_names(self.linker)
+        check_command_line(self.linker)
         agent = self.find_agent()
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.

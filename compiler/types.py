@@ -317,6 +317,9 @@ class ModuleIndex:
     early_uses: tuple[EarlyUse, ...] = ()
     #: ``pkgutil.get_data`` calls in function bodies: the package as written, and where (``index_imports``).
     late_data_reads: tuple[tuple[str, Pos], ...] = ()
+    #: Where code run at import parses the process's command line: the call as written, and
+    #: where (``index_command_line``).
+    command_line_parses: tuple[tuple[str, Pos], ...] = ()
 
 
 # --- Diagnostics -------------------------------------------------------------------
