@@ -168,6 +168,12 @@ ROWS: tuple[CheckRow, ...] = (
         "Served over MCP, a tool name becomes longer than the 64 characters model APIs accept "
         "in hosts that prefix it with the server's name (Claude Code: mcp__<agent>__<tool>).",
     ),
+    CheckRow(
+        "skill/foreign-setting",
+        Severity.ERROR,
+        "A tool class sets another framework's name for a setting (LangChain's args_schema, the OpenAI "
+        "Agents SDK's params_json_schema), which skillc does not read: the setting would keep its default.",
+    ),
     CheckRow("skill/missing-input-schema", Severity.WARNING, "Tool should have an input_schema for type safety."),
     CheckRow(
         "skill/mixed-strict",

@@ -335,6 +335,20 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/foreign-setting": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class('    name = "lookup"\n' + SETTINGS + EXECUTE).replace(
+                        "    input_schema = LookupInput", "    args_schema = LookupInput"
+                    ),
+                },
+                ("src/tools.py", 10, 4),
+            ),
+        ),
+    ),
     "skill/reserved-tool-name": CheckExamples(
         valid=(Example(GOOD),),
         invalid=(

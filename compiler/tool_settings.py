@@ -22,7 +22,7 @@ from .resolve import ExternalSym, FunctionSym, Linker
 from .tool_drafts import ToolDraft, setting_of, tool_decorator
 from .types import BinOp, Call, Dynamic, Expr
 
-__all__ = ["CLASS_ATTRIBUTES", "REPORTED", "Reported", "SettingsReader"]
+__all__ = ["CLASS_ATTRIBUTES", "FOREIGN_ATTRIBUTES", "REPORTED", "Reported", "SettingsReader"]
 
 
 #: What ``Tool(...)`` and ``@tool(...)`` accept besides the settings of the table, as the SDK's signatures say.
@@ -30,6 +30,12 @@ _OBJECT_KEYWORDS: Final = ("name", "description", "input_schema", "execute", "co
 _DECORATOR_KEYWORDS: Final = ("name", "description", "condition", "output_schema")
 #: The class attributes a tool class reads, besides the settings.
 CLASS_ATTRIBUTES: Final = ("name", "description", "input_schema", "output_schema", "condition")
+#: Other frameworks' names for a tool class's settings, which skillc does not read: by name,
+#: the setting meant and whose name it is.
+FOREIGN_ATTRIBUTES: Final = {
+    "args_schema": ("input_schema", "LangChain"),
+    "params_json_schema": ("input_schema", "the OpenAI Agents SDK"),
+}
 
 
 def _closest(name: str, known: Sequence[str]) -> str:
@@ -66,6 +72,17 @@ class SettingsReader:
             known = [*CLASS_ATTRIBUTES, *settings]
             for binding in draft.cls.info.attributes:
                 if binding.name in known or binding.name.startswith("_"):
+                    continue
+                if binding.name in FOREIGN_ATTRIBUTES:
+                    meant, whose = FOREIGN_ATTRIBUTES[binding.name]
+                    self.linker.report(
+                        "skill/foreign-setting",
+                        draft.module,
+                        binding.pos,
+                        f"{binding.name} is {whose}'s name for {meant}, which skillc does not read: "
+                        f"tool class {draft.cls.info.name} would keep its default {meant}",
+                        hint=f"rename {binding.name} to {meant}",
+                    )
                     continue
                 close = difflib.get_close_matches(binding.name, known, n=1, cutoff=0.8)
                 if close:

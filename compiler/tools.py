@@ -22,7 +22,7 @@ from .schema_enums import enum_member
 from .schema_types import is_model
 from .tool_code_checks import ToolCodeChecks
 from .tool_drafts import ToolDraft, setting_of
-from .tool_settings import REPORTED, Reported, SettingsReader
+from .tool_settings import FOREIGN_ATTRIBUTES, REPORTED, Reported, SettingsReader
 from .types import Const, Expr, FunctionInfo, ModelRef, Pos, Ref, Source, ToolInfo
 
 __all__ = ["ToolReader"]
@@ -135,7 +135,13 @@ class ToolReader:
             callable_ = False
         input_model = self._model(draft, "input_schema")
         output_model = self._model(draft, "output_schema")
-        if draft.function is None and input_model is None and self.setting(draft, "input_schema") is None:
+        foreign = draft.cls is not None and any(item.name in FOREIGN_ATTRIBUTES for item in draft.cls.info.attributes)
+        if (
+            draft.function is None
+            and input_model is None
+            and self.setting(draft, "input_schema") is None
+            and not foreign
+        ):
             self.linker.report(
                 "skill/missing-input-schema",
                 draft.module,
