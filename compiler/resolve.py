@@ -212,6 +212,17 @@ class Linker:
         finally:
             self._scopes.pop()
 
+    def resolve_base(self, cls: ClassSym, base: Expr) -> Symbol | None:
+        """What a base class expression of ``cls`` names, read where Python reads it: in the body
+        that defines ``cls`` when that is another class's."""
+        with self.class_scope(self.enclosing(cls)):
+            return self.resolve_expr(cls.module, base)
+
+    def enclosing(self, cls: ClassSym) -> ClassSym | None:
+        """The class in whose body ``cls`` is defined (where its bases and decorators are read), if any."""
+        outer = self.resolve_ref(cls.module, cls.outer) if cls.outer else None
+        return outer if isinstance(outer, ClassSym) else None
+
     def report(
         self,
         code: str,
@@ -473,7 +484,7 @@ class Linker:
             sequences: list[list[ClassSym | ExternalSym]] = []
             direct: list[ClassSym | ExternalSym] = []
             for base in cls.info.bases:
-                symbol = self.resolve_expr(cls.module, base)
+                symbol = self.resolve_base(cls, base)
                 if isinstance(symbol, ClassSym):
                     sequences.append(self.mro(symbol))
                     direct.append(symbol)

@@ -194,7 +194,7 @@ class ClassReader(TypeReader):
         """``typed_dict_schema``: keys of the bases first, each required unless ``total=False``
         or ``NotRequired``; title and docstring as for models."""
         info, module = cls.info, cls.module
-        bases = [self.linker.resolve_expr(module, base) for base in info.bases]
+        bases = [self.linker.resolve_base(cls, base) for base in info.bases]
         sources: dict[str, FieldSource] = {}
         for base, symbol in zip(info.bases, bases, strict=True):
             if isinstance(symbol, ClassSym) and self.class_kind(symbol) == "typeddict":
@@ -313,7 +313,7 @@ class ClassReader(TypeReader):
             elif self.linker.external_name(module, decorator) not in _DATACLASS:
                 raise Unsupported(module, decorator.pos, f"decorator {describe(decorator)} on dataclass {info.name}")
         for base in info.bases:
-            symbol = self.linker.resolve_expr(module, base)
+            symbol = self.linker.resolve_base(cls, base)
             if not isinstance(symbol, ClassSym) or self.class_kind(symbol) not in ("dataclass", "pydantic-dataclass"):
                 raise Unsupported(module, base.pos, f"base class {describe(base)} of dataclass {info.name}")
         return config

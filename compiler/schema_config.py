@@ -59,7 +59,7 @@ class ConfigReader(ClassReader):
     def project_bases(self, cls: ClassSym) -> list[ClassSym]:
         bases = []
         for base in cls.info.bases:
-            symbol = self.linker.resolve_expr(cls.module, base)
+            symbol = self.linker.resolve_base(cls, base)
             if isinstance(symbol, ClassSym):
                 bases.append(symbol)
         return bases

@@ -220,7 +220,7 @@ class SchemaBuilder(ConfigReader):
         for decorator in info.decorators:
             self.report(module, decorator.pos, f"class decorator {describe(decorator)} on model {info.name}")
         for base in info.bases:
-            symbol = self.linker.resolve_expr(module, base)
+            symbol = self.linker.resolve_base(cls, base)
             if isinstance(symbol, ClassSym) and is_model(self.linker, symbol):
                 continue
             if isinstance(symbol, ExternalSym) and symbol.qualname in BASE_MODEL:

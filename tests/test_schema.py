@@ -162,7 +162,12 @@ def test_model_schema_equals_pydantic(corpus: Corpus, module_name: str, model: s
 
 @pytest.mark.parametrize(
     ("module_name", "qualname"),
-    [("fx_inner", "ShrimpTank.Shrimp"), ("fx_inner", "Outer.Inner"), ("fx_inner", "Deep.Middle.Leaf")],
+    [
+        ("fx_inner", "ShrimpTank.Shrimp"),
+        ("fx_inner", "Outer.Inner"),
+        ("fx_inner", "Deep.Middle.Leaf"),
+        ("fx_inner", "Family.Child"),
+    ],
 )
 def test_a_model_defined_in_a_model_s_body_equals_pydantic(corpus: Corpus, module_name: str, qualname: str) -> None:
     cls: Any = importlib.import_module(module_name)

@@ -86,3 +86,13 @@ class Helper(BaseModel):
         """A class of the body that no field uses: pydantic ignores it."""
 
     value: int = 0
+
+
+class Family(BaseModel):
+    class Parent(BaseModel):
+        surname: str
+
+    class Child(Parent):
+        name: str
+
+    children: list[Child]
