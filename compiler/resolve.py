@@ -173,7 +173,7 @@ class Linker:
         self._reported: set[tuple[str, str, int, int, str]] = set()
         self._quiet = 0
         #: The class bodies names are being resolved in, innermost last (``class_scope``).
-        self._scopes: list[ClassSym] = []
+        self._scopes: list[tuple[ClassSym, Pos, bool]] = []
         #: ``closure.module_closure`` of each start module, made once per compile.
         self.closures: dict[str, object] = {}
         #: ``closure.closure_modules`` of each start module: they depend on the summaries
@@ -198,24 +198,52 @@ class Linker:
             self._quiet -= 1
 
     @contextmanager
-    def class_scope(self, cls: ClassSym | None) -> Iterator[None]:
-        """Resolve names as the body of ``cls`` sees them while inside: a class defined in
-        that body comes before the module's names (``shrimp: list[Shrimp]`` beside
-        ``class Shrimp``), as it does when Python runs the body and when pydantic resolves
-        its annotations.  ``None`` is the module level."""
+    def class_scope(self, cls: ClassSym | None, at: Pos, *, deferred: bool = True) -> Iterator[None]:
+        """Resolve names as the body of ``cls`` sees them at ``at`` while inside: a class defined
+        in that body comes before the module's names (``shrimp: list[Shrimp]`` beside ``class
+        Shrimp``), as it does when Python runs the body and when pydantic resolves its
+        annotations.  ``None`` is the module level.
+
+        Python reads the body in order: a class defined below ``at`` is not there yet, and the
+        name means the module's.  pydantic reads a quoted annotation once the body has run,
+        and the class is there; ``deferred`` says the name may be such an annotation, which
+        cannot be told apart here, so a name that could mean either is an ``UnknownSym``
+        (unless the module defers every annotation, ``from __future__ import annotations``).
+        """
         if cls is None:
             yield
             return
-        self._scopes.append(cls)
+        self._scopes.append((cls, at, deferred))
         try:
             yield
         finally:
             self._scopes.pop()
 
+    def _in_scope(self, module: str, name: str) -> Symbol | None:
+        """``name`` as the class body being resolved in sees it, if it is a class of that body."""
+        scope, at, deferred = self._scopes[-1]
+        nested = scope.info.nested_class(name) if scope.module == module else None
+        if nested is None:
+            return None
+        if (nested.pos.line, nested.pos.col) < (at.line, at.col) or (deferred and self._defers_annotations(module)):
+            return ClassSym(module, nested, scope.qualname)
+        if self.binding(module, name, warn=False) is None:
+            # Read as written it raises NameError (skill/used-before-definition); quoted, it is this class.
+            return ClassSym(module, nested, scope.qualname) if deferred else None
+        if not deferred:
+            return None  # the module's
+        return UnknownSym(
+            f"class {scope.qualname}.{name} is defined below, so Python reads {name} here as the module's, "
+            f"and pydantic reads a quoted {name!r} as the class's: define it above, or give it another name"
+        )
+
+    def _defers_annotations(self, module: str) -> bool:
+        return any(item.module == "__future__" and item.name == "annotations" for item in self.modules[module].imports)
+
     def resolve_base(self, cls: ClassSym, base: Expr) -> Symbol | None:
         """What a base class expression of ``cls`` names, read where Python reads it: in the body
-        that defines ``cls`` when that is another class's."""
-        with self.class_scope(self.enclosing(cls)):
+        that defines ``cls`` when that is another class's, where only what is above it is bound."""
+        with self.class_scope(self.enclosing(cls), cls.info.pos, deferred=False):
             return self.resolve_expr(cls.module, base)
 
     def enclosing(self, cls: ClassSym) -> ClassSym | None:
@@ -366,11 +394,10 @@ class Linker:
             return UnknownSym(f"{name!r} is imported in a cycle")
         if module not in self.modules:
             return None
-        if self._scopes and self._scopes[-1].module == module and depth == 0:
-            scope = self._scopes[-1]
-            nested = scope.info.nested_class(name)
-            if nested is not None:
-                return ClassSym(module, nested, scope.qualname)
+        if self._scopes and depth == 0:
+            scoped = self._in_scope(module, name)
+            if scoped is not None:
+                return scoped
         found = self.binding(module, name)
         if found is None:
             for star in self._star_sources(module):

@@ -344,7 +344,7 @@ class SchemaBuilder(ConfigReader):
 
     def field_json(self, source: FieldSource) -> tuple[str, JsonDict, bool]:
         """One field's key, schema and whether it is required, its names read as its class body reads them."""
-        with self.linker.class_scope(source.scope):
+        with self.linker.class_scope(source.scope, source.pos):
             return self._field_json(source)
 
     def _field_json(self, source: FieldSource) -> tuple[str, JsonDict, bool]:

@@ -290,7 +290,7 @@ def test_a_name_that_is_not_a_model_is_reported(corpus: Corpus) -> None:
 
 def test_the_helpers_of_the_unsupported_models_compile(corpus: Corpus) -> None:
     helpers = set(_model_names((FIXTURES / "fx_unsupported.py").read_text())) - set(_markers())
-    assert helpers == {"Holder", "Kitten", "Puppy", "Loose", "WithPart"}
+    assert helpers == {"Holder", "Kitten", "Puppy", "Loose", "WithPart", "Gadget"}
     for model in helpers:
         result = model_schema(corpus.linker, "fx_unsupported", model)
         assert result.findings == () and result.schema is not None

@@ -96,3 +96,19 @@ class Family(BaseModel):
         name: str
 
     children: list[Child]
+
+
+class Base(BaseModel):
+    module_level: int
+
+
+class BaseBelow(BaseModel):
+    class Child(Base):
+        """Its base is read where the class statement runs: the module's Base, defined above."""
+
+        own: int
+
+    class Base(BaseModel):
+        in_the_class: int
+
+    child: Child

@@ -12,3 +12,14 @@ class Tank(BaseModel):
     shrimp: list[Shrimp]
     best: Shrimp | None = None
     quoted: list["Tank.Shrimp"] = []
+
+
+class Widget(BaseModel):
+    size: int
+
+
+class WidgetBox(BaseModel):
+    widget: Widget  # deferred: resolved once the body has run, so the class's Widget below
+
+    class Widget(BaseModel):
+        color: str

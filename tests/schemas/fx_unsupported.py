@@ -261,6 +261,17 @@ class InheritsPart(WithPart):
     parts: list[Part]  # unsupported[InheritsPart]: Part]
 
 
+class Gadget(BaseModel):
+    size: int
+
+
+class ShadowedBelow(BaseModel):
+    gadget: Gadget  # unsupported[ShadowedBelow]: Gadget
+
+    class Gadget(BaseModel):
+        color: str
+
+
 class OldStyle(BaseModel):
     name: str
 
