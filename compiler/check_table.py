@@ -169,6 +169,12 @@ ROWS: tuple[CheckRow, ...] = (
         "in hosts that prefix it with the server's name (Claude Code: mcp__<agent>__<tool>).",
     ),
     CheckRow(
+        "skill/unserializable-result",
+        Severity.ERROR,
+        "execute (or a @tool function) is annotated to return a plain project class, which pydantic cannot "
+        "make JSON: every call would fail with a serialization error.",
+    ),
+    CheckRow(
         "skill/foreign-setting",
         Severity.ERROR,
         "A tool class sets another framework's name for a setting (LangChain's args_schema, the OpenAI "

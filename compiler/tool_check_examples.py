@@ -35,6 +35,20 @@ _CLIENT_OBJECT = (
     'lookup = Tool(name="lookup", description="d", input_schema=LookupInput, client=True{})\n'
 )
 _FUNCTION_AGENT = agent("lookup", "from tools import lookup")
+#: A ``@tool`` function annotated to return ``Profile``, a class with ``decorator`` (or none).
+_RETURNS = (
+    "from dataclasses import dataclass\n\nfrom skillc import tool\n\n\n{decorator}class Profile:\n"
+    "    name: str = 'Ann'\n\n\n@tool\ndef lookup(order_id: str) -> Profile:\n"
+    '    """Look up an order."""\n    return Profile()\n'
+)
+
+
+def _lookup_returning_profile() -> str:
+    """``Lookup`` whose ``execute`` is annotated to return a plain ``Profile``."""
+    source = tool_class('    name = "lookup"\n' + SETTINGS + EXECUTE)
+    return "class Profile:\n    pass\n\n" + source.replace(
+        "def execute(self, input, ctx):", "def execute(self, input, ctx) -> Profile:"
+    )
 
 
 def _mixed_in(methods: str) -> str:
@@ -332,6 +346,26 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": tool_class('    name = "lookup"\n    timout = 5\n' + SETTINGS + EXECUTE),
                 },
                 ("src/tools.py", 9, 4),
+            ),
+        ),
+    ),
+    "skill/unserializable-result": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # A dataclass (or a model) is sent as JSON; so is a dataclass deriving from a plain base.
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _RETURNS.format(decorator="@dataclass\n")}),
+            Example(
+                {
+                    "agent.py": _FUNCTION_AGENT,
+                    "tools.py": _RETURNS.format(decorator="") + "\n@dataclass\nclass Found(Profile):\n    pass\n",
+                }
+            ),
+        ),
+        invalid=(
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _RETURNS.format(decorator="")}, ("src/tools.py", 11, 29)),
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": _lookup_returning_profile()},
+                ("src/tools.py", 14, 37),
             ),
         ),
     ),

@@ -9,14 +9,20 @@ before anything runs, each definition for which that would fail when the tool is
   required extra parameter, ``condition(self, ctx)``);
 - ``skill/generator-function``: the function yields, so the call returns a generator;
 - ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
-  which the compiled tool, made from the class attributes, would not have.
+  which the compiled tool, made from the class attributes, would not have;
+- ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
+  an instance of a plain project class, which pydantic cannot make JSON: a class whose
+  every base is a project class (or ``object``), with no decorator and no
+  ``__get_pydantic_core_schema__`` along them (a model, a dataclass, a ``TypedDict``, an
+  enum all have one of those, as has any class deriving from an installed one), and from
+  which no project class derives.
 """
 
 from __future__ import annotations
 
 from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
-from .call_shapes import CONDITION, NEEDS_APPROVAL_CALL, CallShape, refusal
-from .resolve import ClassSym, FunctionSym, Linker
+from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
+from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import CLASS_ATTRIBUTES
 from .types import Expr, FunctionInfo
@@ -94,6 +100,8 @@ class ToolCodeChecks:
         method = isinstance(owner, ClassSym)
         label = f"{owner.info.name}.{function.name}()" if method else f"{function.name}()"
         takes = self.generator_reported(owner.module, function, label, shape.name)
+        if shape is EXECUTE:
+            takes &= self.result_serializable(owner.module, function, label)
         why = refusal(function, shape, method=method)
         if why is None:
             return takes
@@ -104,6 +112,24 @@ class ToolCodeChecks:
         )
         self.linker.report(
             "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
+        )
+        return False
+
+    def result_serializable(self, module: str, function: FunctionInfo, label: str) -> bool:
+        """Whether what ``function`` is annotated to return can be sent to the model (reported when not)."""
+        returned = self.linker.resolve_expr(module, function.returns)
+        if not isinstance(returned, ClassSym) or not _plain_class(self.linker, returned):
+            return True
+        assert function.returns is not None
+        name = returned.qualname
+        self.linker.report(
+            "skill/unserializable-result",
+            module,
+            function.returns.pos,
+            f"{label} returns a {name}, a plain class whose instances pydantic cannot make JSON: "
+            "every call would fail with a serialization error",
+            hint=f"make {name} a pydantic model or a @dataclass (or return a dict): the runtime sends the "
+            "result as JSON",
         )
         return False
 
@@ -121,3 +147,24 @@ class ToolCodeChecks:
             hint="collect the items and return them (a list, say) instead of yielding them",
         )
         return False
+
+
+def _plain_class(linker: Linker, cls: ClassSym) -> bool:
+    """Whether ``cls`` and its bases are project classes (and ``object``) that nothing makes
+    serializable (no decorator, no ``__get_pydantic_core_schema__``), and no project class
+    derives from it (an instance of a dataclass deriving from it could be returned)."""
+    for item in linker.mro(cls):
+        if isinstance(item, ExternalSym):
+            if item.qualname != "builtins.object":
+                return False
+            continue
+        if item.info.decorators or item.info.method("__get_pydantic_core_schema__") is not None:
+            return False
+    for module, index in linker.modules.items():
+        pending = [ClassSym(module, info) for info in index.classes]
+        while pending:
+            other = pending.pop()
+            pending.extend(ClassSym(module, info, other.qualname) for info in other.info.classes)
+            if other.key != cls.key and cls in linker.mro(other):
+                return False
+    return True

@@ -363,9 +363,9 @@ class ToolReader:
                 )
                 runs = False
         label = f"{draft.function.name}()"
-        return draft.function.is_async, self.code.generator_reported(
-            draft.module, draft.function, label, "the tool"
-        ) and runs
+        runs &= self.code.generator_reported(draft.module, draft.function, label, "the tool")
+        runs &= self.code.result_serializable(draft.module, draft.function, label)
+        return draft.function.is_async, runs
 
     def _accepts(self, draft: ToolDraft, init: tuple[ClassSym, FunctionInfo] | None) -> bool:
         """Whether the class's ``__init__`` takes the arguments it is registered with (reported when not)."""
