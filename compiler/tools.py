@@ -402,7 +402,10 @@ class ToolReader:
         if found is None or (isinstance(found[1], Const) and found[1].value is None):
             return None
         module, expr = found
-        symbol = self.linker.resolve_expr(module, expr)
+        bound = self.linker.class_attribute(draft.cls, setting) if draft.cls is not None else None
+        # A class body reads its own classes first: ``input_schema = Input`` below ``class Input``.
+        with self.linker.class_scope(bound[0] if bound else None, bound[1].pos if bound else expr.pos, deferred=False):
+            symbol = self.linker.resolve_expr(module, expr)
         if isinstance(symbol, ClassSym):
             return ModelRef(symbol.module, symbol.qualname)
         if isinstance(symbol, ExternalSym):
