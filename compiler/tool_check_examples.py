@@ -367,6 +367,14 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 {"agent.py": agent("Lookup()"), "tools.py": _lookup_returning_profile()},
                 ("src/tools.py", 14, 37),
             ),
+            # Inside the annotation: a call that returns one fails.
+            Example(
+                {
+                    "agent.py": _FUNCTION_AGENT,
+                    "tools.py": _RETURNS.format(decorator="").replace("-> Profile:", "-> list[Profile] | None:"),
+                },
+                ("src/tools.py", 11, 34),
+            ),
         ),
     ),
     "skill/foreign-setting": CheckExamples(

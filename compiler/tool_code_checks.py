@@ -11,7 +11,8 @@ before anything runs, each definition for which that would fail when the tool is
 - ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
   which the compiled tool, made from the class attributes, would not have;
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
-  an instance of a plain project class, which pydantic cannot make JSON: a class whose
+  an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
+  pydantic cannot make JSON: a class whose
   every base is a project class (or ``object``), with no decorator and no
   ``__get_pydantic_core_schema__`` along them (a model, a dataclass, a ``TypedDict``, an
   enum all have one of those, as has any class deriving from an installed one), and from
@@ -25,7 +26,7 @@ from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, ref
 from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import CLASS_ATTRIBUTES
-from .types import Expr, FunctionInfo
+from .types import BinOp, Expr, FunctionInfo, Ref, Subscript
 
 __all__ = ["ToolCodeChecks"]
 
@@ -116,18 +117,24 @@ class ToolCodeChecks:
         return False
 
     def result_serializable(self, module: str, function: FunctionInfo, label: str) -> bool:
-        """Whether what ``function`` is annotated to return can be sent to the model (reported when not)."""
-        returned = self.linker.resolve_expr(module, function.returns)
-        if not isinstance(returned, ClassSym) or not _plain_class(self.linker, returned):
+        """Whether what ``function`` is annotated to return can be sent to the model (reported when not).
+
+        The annotation itself, or a class inside it (``list[Profile]``, ``Profile | None``):
+        a call that returns one of those instances fails.
+        """
+        found = _plain_in(self.linker, module, function.returns)
+        if found is None:
             return True
-        assert function.returns is not None
-        name = returned.qualname
+        ref, cls = found
+        whole = isinstance(function.returns, Ref)
+        name = cls.qualname
         self.linker.report(
             "skill/unserializable-result",
             module,
-            function.returns.pos,
-            f"{label} returns a {name}, a plain class whose instances pydantic cannot make JSON: "
-            "every call would fail with a serialization error",
+            ref.pos,
+            f"{label} returns {'a ' + name if whole else 'instances of ' + name}, a plain class whose instances "
+            f"pydantic cannot make JSON: {'every call' if whole else 'a call that returns one'} would fail with "
+            "a serialization error",
             hint=f"make {name} a pydantic model or a @dataclass (or return a dict): the runtime sends the "
             "result as JSON",
         )
@@ -168,3 +175,19 @@ def _plain_class(linker: Linker, cls: ClassSym) -> bool:
             if other.key != cls.key and cls in linker.mro(other):
                 return False
     return True
+
+
+def _plain_in(linker: Linker, module: str, annotation: Expr | None) -> tuple[Ref, ClassSym] | None:
+    """The first name in ``annotation`` (outside quotes) that means a plain class (``_plain_class``)."""
+    pending = [annotation]
+    while pending:
+        expr = pending.pop(0)
+        if isinstance(expr, Ref):
+            symbol = linker.resolve_expr(module, expr)
+            if isinstance(symbol, ClassSym) and _plain_class(linker, symbol):
+                return expr, symbol
+        elif isinstance(expr, Subscript):
+            pending.extend(expr.items)
+        elif isinstance(expr, BinOp):
+            pending.extend((expr.left, expr.right))
+    return None
