@@ -27,6 +27,9 @@ from .types import Const, Expr, FunctionInfo, ModelRef, Pos, Ref, Source, ToolIn
 
 __all__ = ["ToolReader"]
 
+#: Other frameworks' names for a tool class's ``execute``, and whose they are.
+_FOREIGN_EXECUTE = {"forward": "smolagents", "_run": "LangChain", "_arun": "LangChain"}
+
 
 class ToolReader:
     """Reads each tool's definition as the SDK would: a ``ToolInfo`` when it can work, a finding per problem.
@@ -300,10 +303,7 @@ class ToolReader:
                         if outside
                         else ""
                     ),
-                    hint="define `def execute(self, input, ctx)` in the class; it may call the base's: "
-                    "`return super().execute(input, ctx)`"
-                    if outside
-                    else "define `def execute(self, input, ctx)` (or `async def`)",
+                    hint=self._execute_hint(draft.cls, bool(outside)),
                 )
                 runs = False
             else:
@@ -366,6 +366,17 @@ class ToolReader:
         runs &= self.code.generator_reported(draft.module, draft.function, label, "the tool")
         runs &= self.code.result_serializable(draft.module, draft.function, label)
         return draft.function.is_async, runs
+
+    def _execute_hint(self, cls: ClassSym, outside: bool) -> str:
+        """What to do about a tool class without ``execute``: name another framework's method if it has one."""
+        for method, whose in _FOREIGN_EXECUTE.items():
+            if self.linker.class_method(cls, method) is not None:
+                return f"{method} is what {whose} calls it: rename it to `execute(self, input, ctx)`"
+        if outside:
+            return "define `def execute(self, input, ctx)` in the class; it may call the base's: " + (
+                "`return super().execute(input, ctx)`"
+            )
+        return "define `def execute(self, input, ctx)` (or `async def`)"
 
     def _accepts(self, draft: ToolDraft, init: tuple[ClassSym, FunctionInfo] | None) -> bool:
         """Whether the class's ``__init__`` takes the arguments it is registered with (reported when not)."""

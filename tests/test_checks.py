@@ -102,3 +102,19 @@ def test_a_typing_typeddict_is_told_to_come_from_typing_extensions(tmp_path: Pat
     [found] = compile_project(tmp_path, use_cache=False).diagnostics
     assert (found.code, found.path, found.line, found.col) == ("skill/schema-unsupported", "src/tools.py", 5, 0)
     assert found.hint == "import TypedDict from typing_extensions (`from typing_extensions import TypedDict`)"
+
+
+def test_a_tool_class_with_another_framework_s_execute_is_told_its_name(tmp_path: Path) -> None:
+    tools = (
+        "from pydantic import BaseModel\nfrom skillc import Tool\n\n\nclass AnswerInput(BaseModel):\n    answer: str\n\n\n"
+        'class FinalAnswer(Tool):\n    name = "final_answer"\n    description = "Answer."\n'
+        "    input_schema = AnswerInput\n\n    def forward(self, answer: str) -> str:\n        return answer\n"
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import FinalAnswer\n\n"
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=[FinalAnswer()])])\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.line, found.col) == ("skill/missing-execute", 9, 0)
+    assert found.hint == "forward is what smolagents calls it: rename it to `execute(self, input, ctx)`"
