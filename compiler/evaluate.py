@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .resolve import Linker, ValueSym
+from .resolve import Linker
+from .symbols import ValueSym
 from .types import BinOp, Call, Const, Container, Expr, Pos, Ref, Subscript
 
 __all__ = ["MISSING", "Evaluator", "Missing", "Unsupported", "describe"]

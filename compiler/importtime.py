@@ -19,7 +19,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from .resolve import ClassSym, ExternalSym, Linker, ValueSym
+from .resolve import Linker
+from .symbols import ClassSym, ExternalSym, ValueSym
 from .types import (
     BinOp,
     Call,

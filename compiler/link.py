@@ -25,7 +25,8 @@ from .command_line_check import check_command_line
 from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
 from .link_cache import LinkResult
-from .resolve import Linker, ValueSym
+from .resolve import Linker
+from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
 from .types import (

@@ -15,25 +15,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from .symbols import ClassSym, ExternalSym, FunctionSym, ModuleSym, Symbol, UnknownSym, ValueSym, canonical
 from .types import ClassInfo, Config, Expr, Finding, FunctionInfo, ImportBinding, ModuleIndex, Pos, Ref, ValueBinding
 
 if TYPE_CHECKING:
     from .types import ToolInfo
 
-__all__ = [
-    "ClassSym",
-    "ExternalSym",
-    "FunctionSym",
-    "Linker",
-    "ModuleSym",
-    "Symbol",
-    "UnknownSym",
-    "ValueSym",
-    "canonical",
-]
+__all__ = ["Linker"]
 
-#: The names of the authoring SDK, wherever in ``skillc`` they are imported from.
-SDK_NAMES = frozenset({"Tool", "tool", "Skill", "Agent", "ToolContext", "ToolFlag", "FunctionTool"})
 BUILTINS = frozenset(
     {
         "str",
@@ -68,69 +57,6 @@ _T = TypeVar("_T")
 
 
 # --- Symbols: what a name refers to ----------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ModuleSym:
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class ClassSym:
-    module: str
-    info: ClassInfo
-    #: The classes it is defined in, dotted (``"Outer"`` for ``Outer.Inner``); empty at module level.
-    outer: str = ""
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.outer}.{self.info.name}" if self.outer else self.info.name
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.module, self.qualname)
-
-
-@dataclass(frozen=True, slots=True)
-class FunctionSym:
-    module: str
-    info: FunctionInfo
-
-
-@dataclass(frozen=True, slots=True)
-class ValueSym:
-    module: str
-    binding: ValueBinding
-
-
-@dataclass(frozen=True, slots=True)
-class ExternalSym:
-    qualname: str
-
-
-@dataclass(frozen=True, slots=True)
-class UnknownSym:
-    """A name whose meaning only running the code would tell (star imports, cycles).
-
-    ``reported`` marks an unknown whose cause already has its own diagnostic (a
-    module that does not parse), so that nothing downstream reports it again.
-    """
-
-    reason: str
-    reported: bool = False
-
-
-Symbol = ModuleSym | ClassSym | FunctionSym | ValueSym | ExternalSym | UnknownSym
-
-
-def canonical(qualname: str) -> str:
-    """``skillc.runtime.sdk.ToolFlag.NONE`` -> ``skillc.ToolFlag.NONE``."""
-    parts = qualname.split(".")
-    if parts[0] == "skillc":
-        for index, part in enumerate(parts[1:], start=1):
-            if part in SDK_NAMES:
-                return ".".join(["skillc", *parts[index:]])
-    return qualname
 
 
 @dataclass(frozen=True, slots=True)

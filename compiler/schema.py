@@ -83,11 +83,12 @@ from __future__ import annotations
 from ..contracts.docstrings import parse_docstring
 from ..contracts.spec import function_input_model_name
 from .evaluate import Unsupported
-from .resolve import ClassSym, Linker
+from .resolve import Linker
 from .schema_defs import json_ref
 from .schema_json import Node
 from .schema_models import FieldSource, SchemaBuilder, SchemaResult
 from .schema_types import is_model
+from .symbols import ClassSym
 from .types import FunctionInfo, Pos
 
 __all__ = ["function_schema", "model_schema"]

@@ -12,8 +12,8 @@ import ast
 import dataclasses
 
 from .evaluate import Unsupported
-from .resolve import ValueSym
 from .schema_fields import FieldReader
+from .symbols import ValueSym
 from .types import BinOp, Call, Const, Container, Expr, Pos, Ref, Subscript
 
 __all__ = ["ANNOTATED", "AnnotationReader", "typing_names"]

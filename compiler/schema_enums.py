@@ -11,8 +11,9 @@ from __future__ import annotations
 import typing
 
 from .evaluate import MISSING, Unsupported, describe
-from .resolve import ClassSym, ExternalSym, Linker
+from .resolve import Linker
 from .schema_json import JsonDict, json_type_of, to_json
+from .symbols import ClassSym, ExternalSym
 from .types import Call, Const, Expr, Pos, Ref
 
 __all__ = ["enum_json", "enum_member", "enum_members", "enum_of", "is_enum"]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
-from .resolve import ClassSym, ExternalSym, Linker, ValueSym
+from .resolve import Linker
 from .schema_classes import FieldSource
 from .schema_config import ConfigReader
 from .schema_defs import RefSibling, assemble, check_references, def_name, json_ref, name_choices
@@ -33,6 +33,7 @@ from .schema_json import (
     node_json,
 )
 from .schema_types import BASE_MODEL, Where, is_model
+from .symbols import ClassSym, ExternalSym, ValueSym
 from .types import Call, Const, Expr, Finding, Pos
 
 __all__ = ["HINT", "UNSUPPORTED", "FieldSource", "SchemaBuilder", "SchemaResult"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .resolve import ClassSym, Linker
+from .resolve import Linker
+from .symbols import ClassSym
 from .types import Call, Expr, FunctionInfo, Pos
 
 __all__ = ["ToolDraft", "setting_of", "tool_decorator"]

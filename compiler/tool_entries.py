@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 
 from .evaluate import Evaluator, Unsupported, describe
-from .resolve import ClassSym, ExternalSym, FunctionSym, Linker, Symbol, UnknownSym, ValueSym
+from .resolve import Linker
+from .symbols import ClassSym, ExternalSym, FunctionSym, Symbol, UnknownSym, ValueSym
 from .tool_drafts import ToolDraft, tool_decorator
 from .types import Call, Const, Expr, ImportBinding, Pos, Ref
 

@@ -18,7 +18,8 @@ from typing import Any, Final
 from ..contracts.settings import PER_CALL, SETTINGS, STRICT, InvalidSetting, Setting, SettingValues
 from .config import STRICT_MODES
 from .evaluate import Evaluator, Unsupported
-from .resolve import ExternalSym, FunctionSym, Linker
+from .resolve import Linker
+from .symbols import ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of, tool_decorator
 from .types import BinOp, Call, Dynamic, Expr
 

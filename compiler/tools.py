@@ -17,9 +17,10 @@ from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_
 from .call_shapes import EXECUTE
 from .client_tools import check_client_tool, declares_client
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
-from .resolve import ClassSym, ExternalSym, FunctionSym, Linker
+from .resolve import Linker
 from .schema_enums import enum_member
 from .schema_types import is_model
+from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_code_checks import ToolCodeChecks
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import FOREIGN_ATTRIBUTES, REPORTED, Reported, SettingsReader
