@@ -10,6 +10,7 @@ import pytest
 from helpers import write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.checks import CHECKS, Check, Example
+from skillc.compiler.types import Diagnostic
 
 COMPILER = Path(__file__).resolve().parents[1] / "compiler"
 
@@ -59,24 +60,31 @@ def test_every_error_and_most_warnings_have_an_invalid_example() -> None:
     }
 
 
+def _diagnostics(root: Path, tools: str, registered: str, pyproject: str | None = None) -> tuple[Diagnostic, ...]:
+    """What compiling a one-skill project reports: ``tools.py``, and ``registered`` (imported from it) its tool."""
+    name = registered.removesuffix("()")
+    agent = (
+        f"from skillc import Agent, Skill\nfrom tools import {name}\n\n"
+        f'agent = Agent(name="a", skills=[Skill(name="s", tools=[{registered}])])\n'
+    )
+    write_project(root, {"tools.py": tools, "agent.py": agent})
+    if pyproject is not None:
+        (root / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    return compile_project(root, use_cache=False).diagnostics
+
+
 def test_a_tool_whose_execute_could_come_from_outside_the_project_is_told_how_to_show_it(tmp_path: Path) -> None:
     tools = (
         "from pydantic import BaseModel\nfrom skillc import Tool\nfrom toolkit.mixins import EchoMixin\n\n\n"
         "class EchoInput(BaseModel):\n    text: str\n\n\n"
         'class Echo(EchoMixin, Tool):\n    name = "echo"\n    description = "Echo."\n    input_schema = EchoInput\n'
     )
-    agent = (
-        "from skillc import Agent, Skill\nfrom tools import Echo\n\n"
-        'agent = Agent(name="a", skills=[Skill(name="s", tools=[Echo()])])\n'
-    )
     pyproject = (
         '[project]\nname = "p"\nversion = "0"\ndependencies = ["skillc", "pydantic>=2", "toolkit"]\n\n'
         '[tool.skill]\nentry = "src/agent.py"\n'
     )
-    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
-    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
-    report = compile_project(tmp_path, use_cache=False)
-    [found] = [item for item in report.diagnostics if item.code == "skill/missing-execute"]
+    diagnostics = _diagnostics(tmp_path, tools, "Echo()", pyproject)
+    [found] = [item for item in diagnostics if item.code == "skill/missing-execute"]
     assert (found.path, found.line, found.col) == ("src/tools.py", 10, 0)
     assert found.message == (
         "Tool must have an execute function: Echo defines none, and the compiler does not read the code of its "
@@ -94,12 +102,7 @@ def test_a_typing_typeddict_is_told_to_come_from_typing_extensions(tmp_path: Pat
         "from typing import TypedDict\nfrom skillc import tool\n\n\nclass Address(TypedDict):\n    city: str\n\n\n"
         '@tool\ndef ship(to: Address) -> str:\n    """Ship."""\n    return to["city"]\n'
     )
-    agent = (
-        "from skillc import Agent, Skill\nfrom tools import ship\n\n"
-        'agent = Agent(name="a", skills=[Skill(name="s", tools=[ship])])\n'
-    )
-    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
-    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    [found] = _diagnostics(tmp_path, tools, "ship")
     assert (found.code, found.path, found.line, found.col) == ("skill/schema-unsupported", "src/tools.py", 5, 0)
     assert found.hint == "import TypedDict from typing_extensions (`from typing_extensions import TypedDict`)"
 
@@ -110,11 +113,6 @@ def test_a_tool_class_with_another_framework_s_execute_is_told_its_name(tmp_path
         'class FinalAnswer(Tool):\n    name = "final_answer"\n    description = "Answer."\n'
         "    input_schema = AnswerInput\n\n    def forward(self, answer: str) -> str:\n        return answer\n"
     )
-    agent = (
-        "from skillc import Agent, Skill\nfrom tools import FinalAnswer\n\n"
-        'agent = Agent(name="a", skills=[Skill(name="s", tools=[FinalAnswer()])])\n'
-    )
-    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
-    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    [found] = _diagnostics(tmp_path, tools, "FinalAnswer()")
     assert (found.code, found.line, found.col) == ("skill/missing-execute", 9, 0)
     assert found.hint == "forward is what smolagents calls it: rename it to `execute(self, input, ctx)`"
