@@ -18,7 +18,10 @@ in the turn (a reply past it ends the turn, ``stopped`` with its ``reason``); a 
 identical to one that failed this turn (tool, arguments) is not run again but answered
 with the earlier result and a note, and after ``MAX_REPEATS`` such repeats the tool is
 withdrawn for the rest of the turn; an ``approval_denied`` result says plainly that the
-user refused and the call must not be retried.
+user refused and the tool must not be called again, and the tool is withdrawn for the
+rest of the turn at once: a call of it with other arguments (a model that tries another
+order id after a refused cancellation) is answered ``approval_denied`` without running,
+and nobody is asked again before the next message.
 
 ``tool_choice`` makes the model call the offered ``required`` tools: while one of them
 has not been called this turn, the step names the first such one (in manifest order) as
@@ -237,6 +240,8 @@ class _Turn:
     failed: dict[tuple[str, str], ToolResult] = field(default_factory=dict)
     repeats: dict[str, int] = field(default_factory=dict)
     withdrawn: set[str] = field(default_factory=set)
+    #: Tools a call of which the user refused (or nobody could approve) this turn: withdrawn too.
+    refused: set[str] = field(default_factory=set)
     #: Tools a voice agent does not offer on the conversation's first turn (``ignore_on_enter``).
     entering: set[str] = field(default_factory=set)
     calls: int = 0
@@ -349,7 +354,7 @@ class AgentLoop:
 
         ``find_tools`` comes with it while a lazy tool is unfound (unless a tool of the agent has that name).
         """
-        tools = [tool for tool in turn.offer.tools if tool.name not in turn.withdrawn | turn.entering]
+        tools = [tool for tool in turn.offer.tools if tool.name not in turn.withdrawn | turn.refused | turn.entering]
         lazy = frozenset(tool.name for tool in tools if self._setting(tool.name, LAZY))
         if self.runtime.tool_entry(FIND_TOOLS) is not None:
             lazy = frozenset()
@@ -375,6 +380,14 @@ class AgentLoop:
                     is_error=True,
                     output=f"Not run: {call.name} is not listed yet. Call {FIND_TOOLS} to find it first.",
                     error_type="not_offered",
+                )
+            elif call.name in turn.refused:
+                outcomes[index] = ToolResult(
+                    call.id,
+                    call.name,
+                    is_error=True,
+                    output=f"Not run: a call of {call.name} was refused in this turn.\n{DENIED_NOTE}",
+                    error_type="approval_denied",
                 )
             elif call.name in turn.withdrawn:
                 outcomes[index] = _error(
@@ -402,6 +415,7 @@ class AgentLoop:
         for (index, call), result in zip(running, done, strict=True):
             if result.error_type == "approval_denied":
                 result = dataclasses.replace(result, output=f"{result.output}\n{DENIED_NOTE}")
+                turn.refused.add(call.name)
             if result.is_error:
                 turn.failed.setdefault(_call_key(call), result)
             outcomes[index] = result

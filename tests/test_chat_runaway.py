@@ -66,29 +66,52 @@ def contents(request: dict[str, Any]) -> list[str]:
     return [message["content"] for message in request["messages"] if message["role"] == "tool"]
 
 
-def test_a_refused_call_repeated_is_answered_from_memory_then_withdrawn(desk: Path) -> None:
+def test_a_refused_tool_is_withdrawn_for_the_turn_and_never_asked_again(desk: Path) -> None:
     asked: list[str] = []
 
     def no(name: str, arguments: dict[str, Any]) -> bool:
         asked.append(name)
         return False
 
-    script = [call(CLOSE) for _ in range(5)] + [say("I did not cancel it.")]
+    # After the refusal the model tries the same call, then other tickets (as a small model does).
+    script = [
+        call(CLOSE),
+        call(CLOSE),
+        call(("close_ticket", '{"ticket": "T-2"}')),
+        call(("close_ticket", '{"ticket": "T-3"}')),
+        say("I did not close it."),
+    ]
     with ScriptedServer(*script) as server:
-        result, counter = turn(desk, server.url, "Cancel T-1", approver=no)
-    assert result.answer == "I did not cancel it." and not result.stopped
-    assert asked == ["close_ticket"]  # asked once; the repeats never reached the call path
-    assert counter.started == ["close_ticket"]  # run once; the repeats and the withdrawn call never ran
+        result, counter = turn(desk, server.url, "Close T-1", approver=no)
+    assert result.answer == "I did not close it." and not result.stopped
+    assert asked == ["close_ticket"]  # asked once: the later calls never reached the call path
+    assert counter.started == ["close_ticket"]
     first = contents(server.requests[1])[-1]
     assert first.startswith("A person declined to run this tool.") and DENIED_NOTE in first
     for request in server.requests[2:5]:
-        repeated = contents(request)[-1]
-        assert repeated.startswith("Not run again: this exact call already failed") and DENIED_NOTE in repeated
+        later = contents(request)[-1]
+        assert later == f"Not run: a call of close_ticket was refused in this turn.\n{DENIED_NOTE}"
     offered = [[tool["function"]["name"] for tool in request.get("tools", [])] for request in server.requests]
-    assert all("close_ticket" in names for names in offered[:4])
-    assert all("close_ticket" not in names for names in offered[4:])  # withdrawn after 3 repeats
-    assert "close_ticket was withdrawn for this turn" in contents(server.requests[5])[-1]
-    assert [r.error_type for r in result.results] == ["approval_denied"] * 4 + ["call_limit"]
+    assert "close_ticket" in offered[0]
+    assert all("close_ticket" not in names and "lookup_ticket" in names for names in offered[1:])
+    assert [r.error_type for r in result.results] == ["approval_denied"] * 4
+
+
+def test_a_failed_call_repeated_is_answered_from_memory_then_withdrawn(desk: Path) -> None:
+    script = [call(("explode", "{}")) for _ in range(5)] + [say("It keeps failing.")]
+    with ScriptedServer(*script) as server:
+        result, counter = turn(desk, server.url, "Try the desk")
+    assert result.answer == "It keeps failing." and not result.stopped
+    assert counter.started == ["explode"]  # run once; the repeats and the withdrawn call never ran
+    assert "RuntimeError: the desk is on fire" in contents(server.requests[1])[-1]
+    for request in server.requests[2:5]:
+        repeated = contents(request)[-1]
+        assert repeated.startswith("Not run again: this exact call already failed") and "on fire" in repeated
+    offered = [[tool["function"]["name"] for tool in request.get("tools", [])] for request in server.requests]
+    assert all("explode" in names for names in offered[:4])
+    assert all("explode" not in names for names in offered[4:])  # withdrawn after 3 repeats
+    assert "explode was withdrawn for this turn" in contents(server.requests[5])[-1]
+    assert [r.error_type for r in result.results] == ["execution"] * 4 + ["call_limit"]
 
 
 def test_one_reply_with_a_thousand_calls_runs_only_the_cap(desk: Path) -> None:
