@@ -272,13 +272,13 @@ def build_artifacts(
             tools[position].files.output_schema is not None,
             environment,
         )
-        for position, *_ in fresh
+        for position, *_ in (fresh if archives else ())  # a check renders no manifest entry
     }
     if archives and fresh:  # their manifest entries, rendered once and cached with the rest
         _with_manifest_entries(tools, [(position, inputs[position], known) for position, *_, known in fresh])
     for position, slot, key, met, _ in fresh:
         if cache is not None and key is not None:
-            cache[slot] = CachedTool(key, tools[position].files, met, inputs[position])
+            cache[slot] = CachedTool(key, tools[position].files, met, inputs.get(position, ""))
     for tool in linked.misnamed:  # refused for its name only: its schemas are still checked, in this run
         resolved = len(linker.findings)
         for result in (_input_schema(linker, tool), _model(linker, tool.output_model)):

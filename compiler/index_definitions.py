@@ -49,7 +49,6 @@ class DefinitionReader(ExpressionReader):
         keywords = [(item.arg, self._expr(item.value)) for item in node.keywords if item.arg is not None]
         attributes: list[ValueBinding] = []
         methods: list[FunctionInfo] = []
-        nested: list[tuple[str, Pos]] = []
         classes: list[ClassInfo] = []
         skipped: list[Pos] = []
         for statement, statement_pos in self._placed(node.body):
@@ -58,7 +57,6 @@ class DefinitionReader(ExpressionReader):
             elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                 methods.append(self._function(statement, statement_pos, None))
             elif isinstance(statement, ast.ClassDef):
-                nested.append((statement.name, statement_pos))
                 classes.append(self._class(statement, statement_pos, None))
             elif not isinstance(statement, _INERT):
                 skipped.append(statement_pos)
@@ -72,7 +70,6 @@ class DefinitionReader(ExpressionReader):
             docstring=docstring,
             pos=pos,
             branch=branch,
-            nested=tuple(nested),
             classes=tuple(classes),
             skipped=tuple(skipped),
             self_assignments=self._self_assignments(node.body),

@@ -168,8 +168,8 @@ class ClassReader(TypeReader):
         info, module = cls.info, cls.module
         for pos in info.skipped:
             raise Unsupported(module, pos, f"a statement in the body of {what} {info.name} that is not a field")
-        for name, pos in info.nested:
-            raise Unsupported(module, pos, f"class {name} inside {what} {info.name}")
+        for nested in info.classes:
+            raise Unsupported(module, nested.pos, f"class {nested.name} inside {what} {info.name}")
         if info.docstring == "":
             raise Unsupported(module, info.pos, f"{what} {info.name} has a blank docstring")
         sources = []

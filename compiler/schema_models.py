@@ -227,11 +227,11 @@ class SchemaBuilder(ConfigReader):
             if isinstance(symbol, ExternalSym) and symbol.qualname in BASE_MODEL:
                 continue
             self.report(module, base.pos, f"base class {describe(base)} of model {info.name} is not a project model")
-        for name, pos in info.nested:  # other classes of the body are types its fields may use
-            if name == "Config":
+        for nested in info.classes:  # other classes of the body are types its fields may use
+            if nested.name == "Config":
                 self.report(
                     module,
-                    pos,
+                    nested.pos,
                     f"class Config inside model {info.name} (pydantic v1's configuration; "
                     "use model_config = ConfigDict(...))",
                 )

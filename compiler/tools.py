@@ -374,7 +374,8 @@ class ToolReader:
             if self.linker.class_method(cls, method) is not None:
                 return f"{method} is what {whose} calls it: rename it to `execute(self, input, ctx)`"
         if outside:
-            return "define `def execute(self, input, ctx)` in the class; it may call the base's: " + (
+            return (
+                "define `def execute(self, input, ctx)` in the class; it may call the base's: "
                 "`return super().execute(input, ctx)`"
             )
         return "define `def execute(self, input, ctx)` (or `async def`)"

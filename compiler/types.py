@@ -251,9 +251,7 @@ class ClassInfo:
     docstring: str | None
     pos: Pos
     branch: str | None = None
-    #: Classes defined in the body (pydantic v1's ``class Config:``), with positions.
-    nested: tuple[tuple[str, Pos], ...] = ()
-    #: Those classes themselves, in the order of the body (``Outer.Inner``).
+    #: The classes defined in the body, in its order (``Outer.Inner``; pydantic v1's ``class Config:``).
     classes: tuple[ClassInfo, ...] = ()
     #: Statements of the body the index does not read (``if``/``try``/``for``...).
     skipped: tuple[Pos, ...] = ()

@@ -69,7 +69,7 @@ from .loader import Runtime
 from .models import MODEL_KEYS, Message, Model, ModelSettings, Reply, ToolCall, ToolChoice, model_settings
 from .offer import Offer
 from .ownjson import read_json, write_json
-from .results import ToolResult
+from .results import ErrorType, ToolResult
 
 __all__ = [
     "CHAT_KEYS",
@@ -228,8 +228,9 @@ def _call_key(call: ToolCall) -> tuple[str, str]:
     return call.name, str(arguments)
 
 
-def _error(call: ToolCall, output: str) -> ToolResult:
-    return ToolResult(call.id, call.name, is_error=True, output=output, error_type="call_limit")
+def _error(call: ToolCall, output: str, error_type: ErrorType = "call_limit") -> ToolResult:
+    """The result of a call the loop does not run."""
+    return ToolResult(call.id, call.name, is_error=True, output=output, error_type=error_type)
 
 
 @dataclass
@@ -374,20 +375,12 @@ class AgentLoop:
         for index, call in enumerate(calls):
             earlier = turn.failed.get(_call_key(call))
             if discovery is not None and call.name in discovery.names:
-                outcomes[index] = ToolResult(
-                    call.id,
-                    call.name,
-                    is_error=True,
-                    output=f"Not run: {call.name} is not listed yet. Call {FIND_TOOLS} to find it first.",
-                    error_type="not_offered",
+                outcomes[index] = _error(
+                    call, f"Not run: {call.name} is not listed yet. Call {FIND_TOOLS} to find it first.", "not_offered"
                 )
             elif call.name in turn.refused:
-                outcomes[index] = ToolResult(
-                    call.id,
-                    call.name,
-                    is_error=True,
-                    output=f"Not run: a call of {call.name} was refused in this turn.\n{DENIED_NOTE}",
-                    error_type="approval_denied",
+                outcomes[index] = _error(
+                    call, f"Not run: a call of {call.name} was refused in this turn.\n{DENIED_NOTE}", "approval_denied"
                 )
             elif call.name in turn.withdrawn:
                 outcomes[index] = _error(
