@@ -337,10 +337,11 @@ def test_the_async_methods_run_off_the_event_loop(store: DataStore) -> None:
             orders.afind({"status": "processing"}),
             orders.acount(),
             orders.asearch("kettle"),
-            orders.apatch("A2", {"status": "paid"}),
+            orders.apatch("A3", {"status": "refunded"}),  # a document no other call here reads
             orders.afind_one(sort="-total"),
             store.acollections(),
         )
+        loop_threads.add(await store.in_thread(threading.get_ident))
         await orders.acreate({"v": 1}, id="Z1")
         await orders.aput("Z1", {"v": 2})
         await orders.areplace("Z1", {"v": 3})
@@ -349,5 +350,6 @@ def test_the_async_methods_run_off_the_event_loop(store: DataStore) -> None:
 
     got, page, count, hits, patched, top, collections = asyncio.run(main())
     assert got == ORDERS[0] and ids(page) == ["A2", "A4"] and count == 4 and hits[0].id == "A1"
-    assert patched["status"] == "paid" and top["_id"] == "A4" and collections == {"orders": 4}
+    assert patched["status"] == "refunded" and top["_id"] == "A4" and collections == {"orders": 4}
+    assert len(loop_threads) == 2  # the store's work ran on a thread other than the loop's
     assert asyncio.run(orders.aclear()) == 4
