@@ -16,8 +16,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from skillc.compiler.index_types import ModuleIndex
 from skillc.compiler.sources import _index_one
-from skillc.compiler.types import ModuleIndex
 
 
 def _index(path: Path) -> tuple[str, list[str]]:

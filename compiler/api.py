@@ -21,8 +21,7 @@ from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .report import Reporter
 from .requirements import environment_key
 from .source_tree import identity, read_sources
-from .sources import IndexStats, index_sources
-from .types import AgentInfo, Config, Diagnostic, ModelRef, Severity, SkillInfo, Source, ToolInfo
+from .types import AgentInfo, Config, Diagnostic, IndexStats, ModelRef, Severity, SkillInfo, Source, ToolInfo
 
 if TYPE_CHECKING:
     from .session import CompileSession
@@ -170,6 +169,8 @@ def compile_project(
     # outcome is the same, and a watch compiles far more often than its folder is taken.
     if emit and (session is None or allow_import):
         check_output_folder(config.out, recorded)
+    from .sources import index_sources  # not imported when the last result is reused whole: start-up stays fast
+
     index = index_sources(config, snapshot, use_cache=use_cache)
     timings["index"] = time.perf_counter() - mark
 

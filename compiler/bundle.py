@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .closure import module_closure, stand_in_source
+from .index_types import ImportBinding
 from .requirements import Dependencies, declared_requirements, normalize
 from .resolve import Linker
-from .types import Finding, ImportBinding, Pos, ToolInfo
+from .types import Finding, Pos, ToolInfo
 
 __all__ = [
     "Bundle",

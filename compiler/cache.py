@@ -36,7 +36,6 @@ import io
 import os
 import pickle
 import re
-import secrets
 import stat
 import sys
 import tempfile
@@ -50,7 +49,7 @@ __all__ = ["CACHE_DIR", "CACHE_FILES", "CACHE_FORMAT", "cache_key_path", "load_c
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
-CACHE_FORMAT = 22
+CACHE_FORMAT = 23
 _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
 #: Every cache file starts with this, then the signature of the rest.
 _MAGIC = b"skillc-cache\n"
@@ -104,7 +103,7 @@ def _key(path: Path) -> bytes | None:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".cache-key-")
         try:
             with os.fdopen(handle, "wb") as stream:
-                stream.write(secrets.token_bytes(_KEY_BYTES))
+                stream.write(os.urandom(_KEY_BYTES))  # what secrets.token_bytes returns, without importing it
             try:
                 os.link(temporary, path)  # fails if another process made the key first: use theirs
             except FileExistsError:

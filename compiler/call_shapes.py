@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import FunctionInfo, Param, Ref
+from .index_types import FunctionInfo, Param, Ref
 
 __all__ = ["CONDITION", "EXECUTE", "NEEDS_APPROVAL_CALL", "CallShape", "refusal"]
 

@@ -10,9 +10,10 @@ and no ``needs_approval`` function.  Each such piece of code is reported where i
 from __future__ import annotations
 
 from .evaluate import Evaluator, Unsupported
+from .index_types import Const, Expr
 from .resolve import Linker
 from .tool_drafts import ToolDraft, setting_of
-from .types import Const, Expr, Pos
+from .types import Pos
 
 __all__ = ["check_client_tool", "declares_client"]
 

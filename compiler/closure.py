@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .index_types import ImportBinding
 from .resolve import Linker
-from .types import ImportBinding
 
 __all__ = ["Closure", "closure_modules", "module_closure", "stand_in_source"]
 

@@ -37,8 +37,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .importtime import ImportTime, line_col, prefixes
+from .index_types import ImportBinding
 from .resolve import Linker
-from .types import ImportBinding, Pos
+from .types import Pos
 
 __all__ = ["ImportCycle", "ImportStart", "find_import_cycles"]
 

@@ -9,8 +9,8 @@ compiler indexed: a module no tool reaches today is one import away from it.
 
 from __future__ import annotations
 
+from .index_types import EarlyUse
 from .resolve import Linker
-from .types import EarlyUse
 
 __all__ = ["check_early_names"]
 

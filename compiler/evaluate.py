@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .index_types import BinOp, Call, Const, Container, Expr, Ref, Subscript
 from .resolve import Linker
 from .symbols import ValueSym
-from .types import BinOp, Call, Const, Container, Expr, Pos, Ref, Subscript
+from .types import Pos
 
 __all__ = ["MISSING", "Evaluator", "Missing", "Unsupported", "describe"]
 

@@ -19,9 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from .resolve import Linker
-from .symbols import ClassSym, ExternalSym, ValueSym
-from .types import (
+from .index_types import (
     BinOp,
     Call,
     ClassInfo,
@@ -31,10 +29,12 @@ from .types import (
     FunctionInfo,
     ImportBinding,
     ModuleIndex,
-    Pos,
     Ref,
     Subscript,
 )
+from .resolve import Linker
+from .symbols import ClassSym, ExternalSym, ValueSym
+from .types import Pos
 
 __all__ = ["ImportTime", "ModuleFacts", "Step", "line_col", "prefixes"]
 

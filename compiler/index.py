@@ -26,8 +26,9 @@ from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_imports import is_type_checking, scan_imports
+from .index_types import Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error
-from .types import Call, ClassInfo, Diagnostic, FunctionInfo, ImportBinding, ModuleIndex, Pos, ValueBinding
+from .types import Diagnostic, Pos
 
 __all__ = ["IndexFailure", "analyse_source", "index_source"]
 

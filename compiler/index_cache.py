@@ -14,26 +14,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cache import CACHE_DIR, load_cache
-from .types import (
+from .index_types import (
     BinOp,
     Call,
     ClassInfo,
-    Config,
     Const,
     Container,
-    Diagnostic,
     Dynamic,
     EarlyUse,
     FunctionInfo,
     ImportBinding,
     ModuleIndex,
     Param,
-    Pos,
     Ref,
-    Severity,
     Subscript,
     ValueBinding,
 )
+from .types import Config, Diagnostic, Pos, Severity
 
 __all__ = [
     "INDEX_KEYS",

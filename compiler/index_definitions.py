@@ -14,7 +14,8 @@ import ast
 from collections.abc import Iterator, Sequence
 
 from .index_expressions import ExpressionReader
-from .types import ClassInfo, Expr, FunctionInfo, Param, Pos, ValueBinding
+from .index_types import ClassInfo, Expr, FunctionInfo, Param, ValueBinding
+from .types import Pos
 
 __all__ = ["DefinitionReader"]
 

@@ -41,7 +41,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from .index_imports import is_main_guard, is_type_checking
-from .types import EarlyUse, Pos
+from .index_types import EarlyUse
+from .types import Pos
 
 __all__ = ["find_early_uses"]
 

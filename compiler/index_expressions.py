@@ -19,7 +19,8 @@ import tokenize
 from collections.abc import Sequence
 from typing import Literal, TypeVar, cast
 
-from .types import BinOp, Call, Const, Container, Dynamic, Expr, Pos, Ref, Subscript
+from .index_types import BinOp, Call, Const, Container, Dynamic, Expr, Ref, Subscript
+from .types import Pos
 
 __all__ = ["ExpressionReader", "dotted_name", "item_at"]
 

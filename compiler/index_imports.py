@@ -22,7 +22,8 @@ import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .types import Dynamic, ImportBinding, Pos
+from .index_types import Dynamic, ImportBinding
+from .types import Pos
 
 __all__ = ["ImportScan", "is_main_guard", "is_type_checking", "scan_imports"]
 

@@ -24,27 +24,13 @@ from ..contracts.spec import (
 from .command_line_check import check_command_line
 from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
+from .index_types import Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
 from .resolve import Linker
 from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
-from .types import (
-    AgentInfo,
-    Call,
-    Config,
-    Const,
-    Container,
-    Expr,
-    Finding,
-    ModuleIndex,
-    Pos,
-    Ref,
-    SkillInfo,
-    Source,
-    ToolInfo,
-    ValueBinding,
-)
+from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
 
 __all__ = ["LinkResult", "link_project"]
 

@@ -15,8 +15,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from .index_types import ClassInfo, Expr, FunctionInfo, ImportBinding, ModuleIndex, Ref, ValueBinding
 from .symbols import ClassSym, ExternalSym, FunctionSym, ModuleSym, Symbol, UnknownSym, ValueSym, canonical
-from .types import ClassInfo, Config, Expr, Finding, FunctionInfo, ImportBinding, ModuleIndex, Pos, Ref, ValueBinding
+from .types import Config, Finding, Pos
 
 if TYPE_CHECKING:
     from .types import ToolInfo

@@ -83,13 +83,14 @@ from __future__ import annotations
 from ..contracts.docstrings import parse_docstring
 from ..contracts.spec import function_input_model_name
 from .evaluate import Unsupported
+from .index_types import FunctionInfo
 from .resolve import Linker
 from .schema_defs import json_ref
 from .schema_json import Node
 from .schema_models import FieldSource, SchemaBuilder, SchemaResult
 from .schema_types import is_model
 from .symbols import ClassSym
-from .types import FunctionInfo, Pos
+from .types import Pos
 
 __all__ = ["function_schema", "model_schema"]
 

@@ -12,9 +12,10 @@ import ast
 import dataclasses
 
 from .evaluate import Unsupported
+from .index_types import BinOp, Call, Const, Container, Expr, Ref, Subscript
 from .schema_fields import FieldReader
 from .symbols import ValueSym
-from .types import BinOp, Call, Const, Container, Expr, Pos, Ref, Subscript
+from .types import Pos
 
 __all__ = ["ANNOTATED", "AnnotationReader", "typing_names"]
 

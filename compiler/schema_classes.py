@@ -18,13 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .evaluate import Evaluator, Unsupported, describe
+from .index_types import Call, Const, Expr, Subscript
 from .resolve import Linker
 from .schema_defs import json_ref
 from .schema_json import CallableDiscriminator, FieldCall, JsonDict, Node
 from .schema_types import TypeReader, Where
 from .schema_versions import DATACLASS_TAKES_EXTRA, STDLIB_DATACLASS_DOCSTRING
 from .symbols import ClassSym, ExternalSym
-from .types import Call, Const, Expr, Pos, Subscript
+from .types import Pos
 
 __all__ = ["ClassReader", "FieldSource"]
 

@@ -9,12 +9,13 @@ any other key leaves the subset.  Bases' configurations are merged first, as pyd
 from __future__ import annotations
 
 from .evaluate import Evaluator, Unsupported, describe
+from .index_types import Call, Const, Container, Expr, Ref
 from .resolve import Linker
 from .schema_classes import ClassReader
 from .schema_docs import attribute_docstrings
 from .schema_json import plain_json, to_json
 from .symbols import ClassSym, ExternalSym, ValueSym
-from .types import Call, Const, Container, Expr, Pos, Ref
+from .types import Pos
 
 __all__ = ["ConfigReader"]
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import typing
 
 from .evaluate import MISSING, Unsupported, describe
+from .index_types import Call, Const, Expr, Ref
 from .resolve import Linker
 from .schema_json import JsonDict, json_type_of, to_json
 from .symbols import ClassSym, ExternalSym
-from .types import Call, Const, Expr, Pos, Ref
+from .types import Pos
 
 __all__ = ["enum_json", "enum_member", "enum_members", "enum_of", "is_enum"]
 

@@ -15,10 +15,10 @@ import math
 import re
 
 from .evaluate import MISSING, Evaluator, Unsupported, describe
+from .index_types import Call, Const, Dynamic, Expr, Ref, Subscript
 from .resolve import Linker
 from .schema_json import VALIDATIONS, CallableDiscriminator, Factory, FieldCall, Node, to_json
 from .symbols import FunctionSym
-from .types import Call, Const, Dynamic, Expr, Ref, Subscript
 
 __all__ = ["DISCRIMINATOR", "FieldReader"]
 

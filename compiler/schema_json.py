@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from .evaluate import Unsupported
+from .index_types import Expr
 from .schema_named import FORMAT_JSON
 from .schema_versions import DECIMAL_PATTERN, SORTS_SET_DEFAULTS, decimal_pattern
-from .types import Expr, Pos
+from .types import Pos
 
 __all__ = [
     "VALIDATIONS",

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
+from .index_types import Call, Const, Expr
 from .resolve import Linker
 from .schema_classes import FieldSource
 from .schema_config import ConfigReader
@@ -34,7 +35,7 @@ from .schema_json import (
 )
 from .schema_types import BASE_MODEL, Where, is_model
 from .symbols import ClassSym, ExternalSym, ValueSym
-from .types import Call, Const, Expr, Finding, Pos
+from .types import Finding, Pos
 
 __all__ = ["HINT", "UNSUPPORTED", "FieldSource", "SchemaBuilder", "SchemaResult"]
 

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
+from .index_types import BinOp, Call, Const, Container, Expr, ImportBinding, Ref, Subscript
 from .resolve import Linker
 from .schema_annotations import ANNOTATED, AnnotationReader, typing_names
 from .schema_defs import AnnotatedRef
@@ -22,7 +23,7 @@ from .schema_enums import enum_member, enum_of, is_enum
 from .schema_json import CallableDiscriminator, Node, field_updates, to_json
 from .schema_named import named_type
 from .symbols import ClassSym, ExternalSym, Symbol, UnknownSym
-from .types import BinOp, Call, Const, Container, Expr, ImportBinding, Pos, Ref, Subscript
+from .types import Pos
 
 __all__ = ["BASE_MODEL", "TypeReader", "Where", "is_model"]
 

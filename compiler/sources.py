@@ -32,14 +32,14 @@ from .index_cache import (
     shard_of,
     shard_path,
 )
+from .index_types import ModuleIndex
 from .source_tree import Snapshot, SourceFile, file_diagnostic
-from .types import Config, Diagnostic, ModuleIndex
+from .types import Config, Diagnostic, IndexStats
 
 __all__ = [
     "INDEX_KEYS",
     "INDEX_SHARDS",
     "IndexResult",
-    "IndexStats",
     "Indexed",
     "ProjectIndex",
     "index_sources",
@@ -52,16 +52,6 @@ PARALLEL_THRESHOLD = 1000
 #: How often a pool worker without ``PR_SET_PDEATHSIG`` checks that its parent lives.
 PARENT_POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
-
-
-@dataclass(frozen=True)
-class IndexStats:
-    """How the index was built: files seen, parsed, served from the cache, and workers."""
-
-    files: int
-    parsed: int
-    cached: int
-    workers: int
 
 
 def _decode(source: bytes, path: str) -> Diagnostic | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import ClassInfo, FunctionInfo, ValueBinding
+from .index_types import ClassInfo, FunctionInfo, ValueBinding
 
 __all__ = [
     "SDK_NAMES",

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
 from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
+from .index_types import BinOp, Expr, FunctionInfo, Ref, Subscript
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import CLASS_ATTRIBUTES
-from .types import BinOp, Expr, FunctionInfo, Ref, Subscript
 
 __all__ = ["ToolCodeChecks"]
 

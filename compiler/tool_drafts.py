@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .index_types import Call, Expr, FunctionInfo
 from .resolve import Linker
 from .symbols import ClassSym
-from .types import Call, Expr, FunctionInfo, Pos
+from .types import Pos
 
 __all__ = ["ToolDraft", "setting_of", "tool_decorator"]
 

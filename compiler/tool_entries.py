@@ -13,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 
 from .evaluate import Evaluator, Unsupported, describe
+from .index_types import Call, Const, Expr, ImportBinding, Ref
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym, FunctionSym, Symbol, UnknownSym, ValueSym
 from .tool_drafts import ToolDraft, tool_decorator
-from .types import Call, Const, Expr, ImportBinding, Pos, Ref
+from .types import Pos
 
 __all__ = ["ToolEntries", "describe_entry"]
 

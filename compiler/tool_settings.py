@@ -18,10 +18,10 @@ from typing import Any, Final
 from ..contracts.settings import PER_CALL, SETTINGS, STRICT, InvalidSetting, Setting, SettingValues
 from .config import STRICT_MODES
 from .evaluate import Evaluator, Unsupported
+from .index_types import BinOp, Call, Dynamic, Expr
 from .resolve import Linker
 from .symbols import ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of, tool_decorator
-from .types import BinOp, Call, Dynamic, Expr
 
 __all__ = ["CLASS_ATTRIBUTES", "FOREIGN_ATTRIBUTES", "REPORTED", "Reported", "SettingsReader"]
 

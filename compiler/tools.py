@@ -17,6 +17,7 @@ from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_
 from .call_shapes import EXECUTE
 from .client_tools import check_client_tool, declares_client
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
+from .index_types import Const, Expr, FunctionInfo, Ref
 from .resolve import Linker
 from .schema_enums import enum_member
 from .schema_types import is_model
@@ -24,7 +25,7 @@ from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_code_checks import ToolCodeChecks
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import FOREIGN_ATTRIBUTES, REPORTED, Reported, SettingsReader
-from .types import Const, Expr, FunctionInfo, ModelRef, Pos, Ref, Source, ToolInfo
+from .types import ModelRef, Pos, Source, ToolInfo
 
 __all__ = ["ToolReader"]
 

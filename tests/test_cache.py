@@ -14,9 +14,9 @@ from helpers import write_project
 from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project, report_to_dict
 from skillc.compiler.artifacts import ARTIFACT_SHARDS
 from skillc.compiler.index_cache import INDEX_TYPES
+from skillc.compiler.index_types import ModuleIndex
 from skillc.compiler.link_cache import LINK_CACHE
 from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
-from skillc.compiler.types import ModuleIndex
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool

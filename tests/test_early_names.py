@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skillc.compiler.index import index_source
 from skillc.compiler.index_early_names import find_early_uses
-from skillc.compiler.types import EarlyUse, ModuleIndex, Pos
+from skillc.compiler.index_types import EarlyUse, ModuleIndex
+from skillc.compiler.types import Pos
 
 FILENAME = "<generated>"
 #: The names the generated statements bind and use; ``len`` is a builtin until it is shadowed.

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.index import _Indexer, index_source
+from skillc.compiler.index_types import Call, Const, Container, Dynamic, ModuleIndex, Param, Ref, Subscript
 from skillc.compiler.source_tree import read_sources
 from skillc.compiler.sources import Indexed, _index_one
-from skillc.compiler.types import Call, Const, Container, Dynamic, ModuleIndex, Param, Pos, Ref, Subscript
+from skillc.compiler.types import Pos
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 GOOD_AGENT = (

@@ -23,7 +23,7 @@ from typing import IO
 import pytest
 from helpers import AGENT, DEFAULT_PYPROJECT, SKILL, write_project
 from skillc.compiler import sources
-from skillc.compiler.types import ModuleIndex
+from skillc.compiler.index_types import ModuleIndex
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 needs_fork = pytest.mark.skipif(

@@ -22,11 +22,12 @@ import pytest
 from helpers import AGENT, DEFAULT_PYPROJECT, SKILL, RunSkill, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import locate_config, read_config
+from skillc.compiler.index_types import Const, ModuleIndex
 from skillc.compiler.locate import Locator
 from skillc.compiler.source_tree import read_sources
 from skillc.compiler.sources import Indexed, _index_one
 from skillc.compiler.syntax_check import MAX_NESTING, check_syntax
-from skillc.compiler.types import Const, ModuleIndex, Pos
+from skillc.compiler.types import Pos
 
 HEAD = '"""Generated."""\n\nREADY = True\n'
 DEEP = 20_000
