@@ -311,6 +311,29 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/undefined-name": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # A name read only in a function body, or in a try that catches NameError.
+            Example({**GOOD, "tools.py": LOOKUP + "\ndef later():\n    return MISSING\n"}),
+            Example({**GOOD, "tools.py": LOOKUP + "\ntry:\n    text = unicode\nexcept NameError:\n    text = str\n"}),
+            # A module that reaches its namespace another way may bind anything.
+            Example({**GOOD, "tools.py": LOOKUP + '\nglobals()["LIMIT"] = 5\nPAGE = LIMIT\n'}),
+        ),
+        invalid=(
+            # A misspelt decorator, a forgotten import, a base class that is not defined.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP
+                    + "\ndef logged(function):\n    return function\n\n@loged\ndef helper():\n    return 1\n",
+                },
+                ("src/tools.py", 18, 1),
+            ),
+            Example({**GOOD, "tools.py": LOOKUP + "\nSTARTED = datetime.now()\n"}, ("src/tools.py", 15, 10)),
+            Example({**GOOD, "tools.py": LOOKUP + "\nclass Special(Base):\n    pass\n"}, ("src/tools.py", 15, 14)),
+        ),
+    ),
     "skill/encoding-error": CheckExamples(
         valid=(Example({**GOOD, "latin.py": b"# -*- coding: latin-1 -*-\nname = '\xe9'\n"}),),
         invalid=(Example({**GOOD, "latin.py": b"name = '\xe9t\xe9'\n"}, ("src/latin.py", 1, 8)),),

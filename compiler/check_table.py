@@ -45,6 +45,13 @@ ROWS: tuple[CheckRow, ...] = (
         "generator, where the runtime needs the whole result.",
     ),
     CheckRow(
+        "skill/replacing-decorator",
+        Severity.ERROR,
+        "A project decorator of a @tool function replaces what it decorates: below @tool, with None or a "
+        "function of its own that has no @functools.wraps (so @tool reads that function's parameters, not "
+        "the tool's); above @tool, with None or any function (so the skill is given no tool).",
+    ),
+    CheckRow(
         "skill/call-signature",
         Severity.ERROR,
         "execute, condition() or a needs_approval function cannot take the arguments the runtime calls it "
@@ -149,6 +156,13 @@ ROWS: tuple[CheckRow, ...] = (
         "Code that runs when a module is imported (a class body, a decorator, a default, a base "
         "class, an annotation without `from __future__ import annotations`) uses a module-level "
         "name the module binds only further down: importing it raises NameError.",
+    ),
+    CheckRow(
+        "skill/undefined-name",
+        Severity.ERROR,
+        "Code that runs when a module is imported (a decorator, a base class, a default, a module-level "
+        "statement) uses a name that nothing in the module defines or imports, and that is no builtin: "
+        "importing it raises NameError.",
     ),
     CheckRow(
         "skill/command-line-at-import",

@@ -1,4 +1,4 @@
-"""Report the names a module reads while it is imported, before it binds them.
+"""Report the names a module reads while it is imported, before it binds them or with nothing binding them.
 
 Importing such a module raises ``NameError``, so every tool whose bundle holds it fails
 when it is called, though nothing else is wrong with it.  The index finds these reads
@@ -16,25 +16,58 @@ __all__ = ["check_early_names"]
 
 
 def check_early_names(linker: Linker) -> None:
-    """Report every ``EarlyUse`` of every module as ``skill/used-before-definition``."""
+    """Report every ``EarlyUse`` of every module: ``skill/used-before-definition``, or
+    ``skill/undefined-name`` for a name no statement of the module binds.
+
+    No name is reported undefined in a project one of whose modules imports ``builtins``:
+    that module may add names to every other's builtins.
+    """
+    extends_builtins = any(
+        binding.module == "builtins" and binding.level == 0
+        for index in linker.modules.values()
+        for binding in (*index.imports, *index.inner_imports)
+    )
     for name in sorted(linker.modules):
         for use in linker.modules[name].early_uses:
-            linker.report("skill/used-before-definition", name, use.pos, _message(use), hint=_hint(use))
+            if use.bound_line is None:
+                if not extends_builtins:
+                    linker.report("skill/undefined-name", name, use.pos, _undefined(use), hint=_undefined_hint(use))
+                continue
+            linker.report(
+                "skill/used-before-definition",
+                name,
+                use.pos,
+                _message(use, use.bound_line),
+                hint=_hint(use, use.bound_line),
+            )
 
 
-def _message(use: EarlyUse) -> str:
+def _undefined(use: EarlyUse) -> str:
+    return (
+        f"{use.name} is used when the module is imported (line {use.pos.line}), and nothing in the module "
+        "defines or imports it: importing the module raises NameError"
+    )
+
+
+def _undefined_hint(use: EarlyUse) -> str:
+    if use.similar is not None:
+        return f"did you mean {use.similar}? Otherwise import {use.name} or define it above its first use"
+    return f"import {use.name} or define it above its first use (line {use.pos.line})"
+
+
+def _message(use: EarlyUse, bound_line: int) -> str:
     line = use.pos.line
-    if use.bound_line > line:
-        when = f"before it is defined (line {use.bound_line})"
+    if bound_line > line:
+        when = f"before it is defined (line {bound_line})"
     else:  # read inside the statement that binds it: ``class Node: children: list[Node]``
-        when = f"before the statement that defines it (line {use.bound_line}) has finished"
+        when = f"before the statement that defines it (line {bound_line}) has finished"
     return (
         f"{use.name} is used when the module is imported (line {line}), {when}: importing the module raises NameError"
     )
 
 
-def _hint(use: EarlyUse) -> str:
-    if use.annotation and use.bound_line <= use.pos.line:
+def _hint(use: EarlyUse, bound_line: int) -> str:
+    if use.annotation and bound_line <= use.pos.line:
         return (
             f'quote the annotation ("{use.name}") or add `from __future__ import annotations` at the top of the module'
         )
@@ -43,6 +76,6 @@ def _hint(use: EarlyUse) -> str:
             f'quote the annotation ("{use.name}"), add `from __future__ import annotations` '
             f"at the top of the module, or define {use.name} above its first use"
         )
-    if use.bound_line <= use.pos.line:
+    if bound_line <= use.pos.line:
         return f"a statement cannot use the name it is defining: define {use.name} before it, or use it at call time"
     return f"define {use.name} above its first use (line {use.pos.line}), or use it only inside a function"

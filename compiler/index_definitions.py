@@ -5,7 +5,9 @@ keywords, decorators, class-level attributes and method signatures; a function's
 decorators, parameters, return annotation and docstring; the names an assignment
 binds.  Of a function's body only its top-level statements are looked at, for the first
 that does something (``FunctionInfo.code_at``), and, where its text holds ``yield``, its own
-code, for the first ``yield`` (``FunctionInfo.yields_at``).
+code, for the first ``yield`` (``FunctionInfo.yields_at``); of a function that is not a method,
+what it returns when that is plain (``FunctionInfo.gives``: what a decorator makes of what it
+decorates).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import ast
 from collections.abc import Iterator, Sequence
 
 from .index_expressions import ExpressionReader
-from .index_types import ClassInfo, Expr, FunctionInfo, Param, ValueBinding
+from .index_types import ClassInfo, Expr, FunctionInfo, Gives, Param, ValueBinding
 from .types import Pos
 
 __all__ = ["DefinitionReader"]
@@ -56,7 +58,7 @@ class DefinitionReader(ExpressionReader):
             if isinstance(statement, ast.Assign | ast.AnnAssign):
                 attributes.extend(self._bindings(statement, statement_pos, None))
             elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                methods.append(self._function(statement, statement_pos, None))
+                methods.append(self._function(statement, statement_pos, None, method=True))
             elif isinstance(statement, ast.ClassDef):
                 classes.append(self._class(statement, statement_pos, None))
             elif not isinstance(statement, _INERT):
@@ -109,7 +111,9 @@ class DefinitionReader(ExpressionReader):
                         found.setdefault(target.attr, self._pos(target))
         return tuple(sorted(found.items(), key=lambda item: (item[1].line, item[1].col)))
 
-    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, pos: Pos, branch: str | None) -> FunctionInfo:
+    def _function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, pos: Pos, branch: str | None, *, method: bool = False
+    ) -> FunctionInfo:
         arguments = node.args
         params: list[Param] = []
         # ast keeps the defaults of positional parameters right-aligned in one list.
@@ -136,7 +140,40 @@ class DefinitionReader(ExpressionReader):
             branch=branch,
             code_at=next((self._pos(item) for item in node.body if not _does_nothing(item)), None),
             yields_at=self._first_yield(node),
+            gives=None if method else self._gives(node, positional),
         )
+
+    def _gives(self, node: ast.FunctionDef | ast.AsyncFunctionDef, positional: Sequence[ast.arg]) -> Gives | None:
+        """What every call returns, for a plain function with a positional parameter (``Gives``), if its code says.
+
+        Decided from the text alone for most functions: only one whose last statement returns
+        its first parameter, or a function defined in its body, has its own code walked.
+        """
+        if not positional or isinstance(node, ast.AsyncFunctionDef) or self._mentions(node, b"yield"):
+            return None
+        if not self._mentions(node, b"return"):
+            return _GIVES_NOTHING
+        last = node.body[-1]
+        if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Name):
+            return None
+        name = last.value.id
+        defined = [
+            item for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name
+        ]
+        if name != positional[0].arg and len(defined) != 1:
+            return None
+        for item in _own_code(node.body):
+            if isinstance(item, ast.Return) and not (isinstance(item.value, ast.Name) and item.value.id == name):
+                return None  # another return gives something else
+            if isinstance(item, ast.Name) and item.id == name and not isinstance(item.ctx, ast.Load):
+                return None  # the name is bound again
+            if isinstance(item, ast.Global | ast.Nonlocal) and name in item.names:
+                return None
+        if name == positional[0].arg:
+            return _GIVES_ARGUMENT
+        inner = defined[0]
+        patched = any(self._mentions(node, text) for text in (b"update_wrapper", b"__wrapped__", b"__signature__"))
+        return Gives("function", self._function(inner, self._pos(inner), None), patched)
 
     def _first_yield(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Pos | None:
         """Where the function's own body first yields, not a function, lambda or class inside it."""
@@ -172,6 +209,10 @@ class DefinitionReader(ExpressionReader):
             bound = value if isinstance(target, ast.Name) else None
             found.extend(ValueBinding(name, bound, None, pos, branch) for name in _target_names(target))
         return found
+
+
+_GIVES_NOTHING = Gives("nothing")
+_GIVES_ARGUMENT = Gives("argument")
 
 
 def _does_nothing(statement: ast.stmt) -> bool:

@@ -3,8 +3,11 @@
 Such a read raises ``NameError`` when the module is imported, so a tool whose bundle
 holds the module cannot run.  ``find_early_uses`` walks the module's statements in the
 order they run, with the names bound so far, and keeps each name that code run at
-import reads while it is unbound, that a later module-level statement binds, and that
-is no builtin (``print`` read before a ``def print`` below is the builtin).
+import reads while it is unbound and that is no builtin (``print`` read before a ``def
+print`` below is the builtin): with the line of the later module-level statement that
+binds it, or none when no statement binds it (a misspelling, a missing import), then
+with the bound or builtin name most like it.  ``_`` is never one of those: ``gettext.install()``
+makes it a builtin of every module.
 
 What runs at import: the module's statements, the blocks of its ``if``/``try``/``with``/
 ``for``/``while``/``match`` statements (a branch counts as run: an import that fails on
@@ -24,7 +27,7 @@ A name bound in any branch counts as bound from there on, a loop's body sees all
 loop binds (a previous pass may have), and a name is never reported where something the
 walk cannot follow may bind it: after a star import, when any function or class
 declares it ``global``, or anywhere in a module that reaches its namespace another way
-(``globals()``, ``vars()``, ``exec``, ``eval``, ``builtins``, ``sys.modules``).  So each
+(``globals()``, ``vars()``, ``exec``, ``eval``, ``builtins``, ``sys.modules``, ``Enum._convert_``).  So each
 name reported raises whenever the code that reads it runs; some that raise are not
 reported.
 
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -64,8 +68,13 @@ _MODULE_NAMES = frozenset(
 #: Bound in every class body before its first statement runs.
 _CLASS_NAMES = frozenset({"__module__", "__qualname__", "__firstlineno__"})
 _BUILTINS = frozenset(dir(builtins))
-#: Names through which a module's namespace is reached without binding a name the walk sees.
-_NAMESPACE_ACCESS = frozenset({"globals", "exec", "eval", "builtins", "__builtins__", "__import__", "modules"})
+#: Builtins that running code adds: ``gettext.install()`` binds ``_`` in every module.
+_RUN_TIME_BUILTINS = frozenset({"_"})
+#: Names through which a module's namespace is reached without binding a name the walk sees
+#: (``Enum._convert_(name, __name__, ...)`` binds the members in the module it names).
+_NAMESPACE_ACCESS = frozenset(
+    {"globals", "exec", "eval", "builtins", "__builtins__", "__import__", "modules", "_convert_"}
+)
 #: Annotations are evaluated lazily from 3.14 on (PEP 649), as with the future import.
 _DEFERRED_ANNOTATIONS = sys.version_info >= (3, 14)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -81,14 +90,25 @@ def find_early_uses(tree: ast.Module, position: Callable[[ast.AST], Pos]) -> tup
     """
     walk = _Walk(position, annotations_run=not (_DEFERRED_ANNOTATIONS or _has_future_annotations(tree)))
     walk.block(tree.body, None)
-    if not walk.found:
+    reported = {use.pos for use in walk.found.values()}
+    never = [
+        (name, pos, annotation)
+        for name, (pos, annotation) in walk.surely_read.items()
+        if name not in walk.bound and name not in _RUN_TIME_BUILTINS and pos not in reported
+    ]
+    if not walk.found and not never:
         return ()
     declared = _unseen_bindings(tree)
     if declared is None:
         return ()
+    known = sorted(walk.bound | _BUILTINS)
+    unbound = (
+        EarlyUse(name, pos, None, annotation, next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None))
+        for name, pos, annotation in never
+    )
     return tuple(
         sorted(
-            (use for use in walk.found.values() if use.name not in declared),
+            (use for use in (*walk.found.values(), *unbound) if use.name not in declared),
             key=lambda use: (use.pos.line, use.pos.col),
         )
     )
@@ -170,6 +190,11 @@ class _Walk:
         #: Per class body being walked (by its scope's identity): the names it read while
         #: unbound, first read first; its own later binding of one is a report too.
         self.class_reads: dict[int, dict[str, tuple[Pos, bool]]] = {}
+        #: How many blocks the walk is in that may not run (a branch, a loop's body, a handler).
+        self.conditional = 0
+        #: The names of ``unbound`` read where the read runs whenever the import gets there
+        #: (no branch, loop body, handler, ``x if c else y`` or ``a or b`` around it), first read first.
+        self.surely_read: dict[str, tuple[Pos, bool]] = {}
 
     # --- names ------------------------------------------------------------------------
 
@@ -186,7 +211,7 @@ class _Walk:
             pos, annotation = first
             self.found[(name, 0)] = EarlyUse(name, pos, self.position(node).line, annotation)
 
-    def use(self, node: ast.Name, scope: _Scope, local: frozenset[str], annotation: bool) -> None:
+    def use(self, node: ast.Name, scope: _Scope, local: frozenset[str], annotation: bool, surely: bool) -> None:
         name = node.id
         if name in self.bound or name in local or (scope is not None and name in scope):
             return
@@ -196,6 +221,14 @@ class _Walk:
             self.class_reads.setdefault(id(scope), {}).setdefault(name, (self.position(node), annotation))
         if name not in self.unbound:
             self.unbound[name] = (self.position(node), annotation)
+        if surely and not self.conditional and name not in self.surely_read:
+            self.surely_read[name] = (self.position(node), annotation)
+
+    def maybe(self, body: Iterable[ast.stmt], scope: _Scope) -> None:
+        """Walk a block that may not run when the statement around it does."""
+        self.conditional += 1
+        self.block(body, scope)
+        self.conditional -= 1
 
     # --- statements -------------------------------------------------------------------
 
@@ -232,13 +265,13 @@ class _Walk:
         elif isinstance(node, ast.For | ast.AsyncFor):
             self.expr(node.iter, scope)
             self.bind_all([node], scope)  # what one pass binds, the next may read
-            self.block(node.body, scope)
-            self.block(node.orelse, scope)
+            self.maybe(node.body, scope)
+            self.maybe(node.orelse, scope)
         elif isinstance(node, ast.While):
             self.bind_all([node], scope)
             self.expr(node.test, scope)
-            self.block(node.body, scope)
-            self.block(node.orelse, scope)
+            self.maybe(node.body, scope)
+            self.maybe(node.orelse, scope)
         elif isinstance(node, ast.With | ast.AsyncWith):
             for item in node.items:
                 self.expr(item.context_expr, scope)
@@ -306,17 +339,21 @@ class _Walk:
     def if_(self, node: ast.If, scope: _Scope) -> None:
         """An ``if`` and its ``elif`` chain, as a loop: a generated chain may be thousands long."""
         current: ast.If | None = node
+        first = True
         while current is not None:
             if is_type_checking(current.test) or is_main_guard(current.test):
                 self.bind_all(current.body, scope, quietly=True)
             else:
+                self.conditional += not first  # an elif's test runs only when those above are false
                 self.expr(current.test, scope)
-                self.block(current.body, scope)
+                self.conditional -= not first
+                self.maybe(current.body, scope)
+            first = False
             orelse = current.orelse
             if len(orelse) == 1 and isinstance(orelse[0], ast.If):
                 current = orelse[0]
             else:
-                self.block(orelse, scope)
+                self.maybe(orelse, scope)
                 current = None
 
     def try_(self, node: ast.Try | ast.TryStar, scope: _Scope) -> None:
@@ -324,6 +361,7 @@ class _Walk:
         self.guarded += guarded
         self.block(node.body, scope)
         self.guarded -= guarded
+        self.conditional += 1  # what runs only after an exception, or only without one
         for handler in node.handlers:
             if handler.type is not None:
                 self.expr(handler.type, scope)
@@ -331,10 +369,16 @@ class _Walk:
                 self.bind(handler.name, handler, scope)
             self.block(handler.body, scope)
         self.block(node.orelse, scope)
+        self.conditional -= 1
         self.block(node.finalbody, scope)
 
     def match(self, node: ast.Match, scope: _Scope) -> None:
         self.expr(node.subject, scope)
+        self.conditional += 1  # a case runs when those above did not match
+        self._cases(node, scope)
+        self.conditional -= 1
+
+    def _cases(self, node: ast.Match, scope: _Scope) -> None:
         for case in node.cases:
             for pattern in ast.walk(case.pattern):
                 if isinstance(pattern, ast.MatchValue):
@@ -380,40 +424,61 @@ class _Walk:
     def expr(self, node: ast.expr, scope: _Scope, annotation: bool = False, load_names: bool = False) -> None:
         """Read what evaluating ``node`` reads, left to right; ``load_names``: a name
         stored to (an augmented assignment's target) is read first."""
-        #: (node, comprehension variables in scope, whether the class body's names are visible)
-        stack: list[tuple[ast.AST | _Bind, frozenset[str], bool]] = [(node, frozenset(), True)]
+        #: (node, comprehension variables in scope, whether the class body's names are visible,
+        #: whether it runs whenever the expression does)
+        stack: list[tuple[ast.AST | _Bind, frozenset[str], bool, bool]] = [(node, frozenset(), True, True)]
         while stack:
-            item, local, in_class = stack.pop()
+            item, local, in_class, surely = stack.pop()
             if isinstance(item, ast.Constant):
                 continue  # the commonest leaf: it reads nothing
             if isinstance(item, _Bind):
                 self.bind(item.name, item.node, scope)
             elif isinstance(item, ast.Name):
                 if isinstance(item.ctx, ast.Load) or load_names:
-                    self.use(item, scope if in_class else None, local, annotation)
+                    self.use(item, scope if in_class else None, local, annotation, surely)
             elif isinstance(item, ast.Lambda):
                 for default in reversed((*item.args.defaults, *item.args.kw_defaults)):
                     if default is not None:
-                        stack.append((default, local, in_class))
+                        stack.append((default, local, in_class, surely))
             elif isinstance(item, ast.NamedExpr):
-                stack.append((_Bind(item.target.id, item.target), local, in_class))
-                stack.append((item.value, local, in_class))
+                stack.append((_Bind(item.target.id, item.target), local, in_class, surely))
+                stack.append((item.value, local, in_class, surely))
             elif isinstance(item, _COMPREHENSIONS):
-                stack.extend(_comprehension(item, local, in_class))
+                stack.extend(_comprehension(item, local, in_class, surely))
             else:
-                children = [(child, local, in_class) for child in ast.iter_child_nodes(item)]
+                children = [
+                    (child, local, in_class, surely and index in _always_run(item))
+                    for index, child in enumerate(ast.iter_child_nodes(item))
+                ]
                 stack.extend(reversed(children))
 
 
+def _always_run(node: ast.AST) -> range:
+    """The indexes, among ``node``'s children, of those evaluated whenever ``node`` is: the test of
+    ``x if c else y`` (its first child here is the test), the first operand of ``a or b``, the two
+    first of a chained comparison; every child of anything else."""
+    if isinstance(node, ast.IfExp | ast.BoolOp):
+        return range(1) if isinstance(node, ast.IfExp) else range(2)  # BoolOp: its operator, then the first value
+    if isinstance(node, ast.Compare):
+        return range(len(node.ops) + 2)  # the left operand, the operators, the first comparator
+    return _EVERY
+
+
+_EVERY = range(sys.maxsize)
+
+
 def _comprehension(
-    node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, local: frozenset[str], in_class: bool
-) -> list[tuple[ast.AST, frozenset[str], bool]]:
+    node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
+    local: frozenset[str],
+    in_class: bool,
+    surely: bool,
+) -> list[tuple[ast.AST, frozenset[str], bool, bool]]:
     """What a comprehension reads, to be pushed on the stack: its first iterable in the
     enclosing scope, and (not for a generator expression, whose rest runs when it is
     consumed) the rest in its own, where its variables are bound and a class body's are not."""
     first = node.generators[0].iter
     if isinstance(node, ast.GeneratorExp):
-        return [(first, local, in_class)]
+        return [(first, local, in_class, surely)]
     inner = local | {
         item.id for generator in node.generators for item in ast.walk(generator.target) if isinstance(item, ast.Name)
     }
@@ -423,7 +488,8 @@ def _comprehension(
             parts.append(generator.iter)
         parts.extend(generator.ifs)
     parts.extend((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,))
-    return [*((part, inner, False) for part in reversed(parts)), (first, local, in_class)]
+    # The rest runs only for the items of an iterable that may be empty.
+    return [*((part, inner, False, False) for part in reversed(parts)), (first, local, in_class, surely)]
 
 
 def _stored_names(body: Sequence[ast.stmt]) -> Iterator[tuple[str, ast.AST]]:

@@ -23,6 +23,7 @@ __all__ = [
     "EarlyUse",
     "Expr",
     "FunctionInfo",
+    "Gives",
     "ImportBinding",
     "ModuleIndex",
     "Param",
@@ -163,6 +164,25 @@ class FunctionInfo:
     #: Where the function's own body first yields (``yield`` or ``yield from``: calling it makes a
     #: generator); ``None`` when it never does.
     yields_at: Pos | None = None
+    #: What every call of it returns, when the index can tell (``Gives``); read of the functions
+    #: used as decorators.
+    gives: Gives | None = None
+
+
+@dataclass(frozen=True)
+class Gives:
+    """What a function with a positional parameter returns on every call, when its code says so plainly.
+
+    ``"argument"``: its first parameter, unchanged (``def register(fn): ...; return fn``);
+    ``"nothing"``: ``None`` (no ``return`` anywhere in its text); ``"function"``: a function its
+    body defines (``def wrapper(*args, **kwargs): ...`` then ``return wrapper``), which is
+    ``function``.  ``patched`` says the body names ``update_wrapper``, ``__wrapped__`` or
+    ``__signature__``, so the returned function may present the argument's signature.
+    """
+
+    kind: Literal["argument", "nothing", "function"]
+    function: FunctionInfo | None = None
+    patched: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,18 +198,21 @@ class ValueBinding:
 
 @dataclass(frozen=True)
 class EarlyUse:
-    """A module-level name that code run at import reads before the module binds it.
+    """A name that code run at import reads before the module binds it, or that nothing binds.
 
     Importing the module raises ``NameError`` there (see ``index_early_names``): ``pos``
     is the first such use, ``bound_line`` the line of the statement that binds the name
-    after it, and ``annotation`` whether that use is an annotation (which quoting, or
-    ``from __future__ import annotations``, keeps from being evaluated).
+    after it (``None`` when no statement of the module binds it), and ``annotation``
+    whether that use is an annotation (which quoting, or ``from __future__ import
+    annotations``, keeps from being evaluated).
     """
 
     name: str
     pos: Pos
-    bound_line: int
+    bound_line: int | None
     annotation: bool = False
+    #: For a name nothing binds: the bound or builtin name most like it (a misspelling's fix), if one is.
+    similar: str | None = None
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,26 @@ _CLIENT_OBJECT = (
     'lookup = Tool(name="lookup", description="d", input_schema=LookupInput, client=True{})\n'
 )
 _FUNCTION_AGENT = agent("lookup", "from tools import lookup")
+
+
+def _decorated(decorators: str, *, wraps: bool) -> str:
+    """A ``@tool`` function ``lookup`` under ``decorators``, beside the project decorators they may name:
+    ``timed`` (a wrapper, with ``@functools.wraps`` when ``wraps``), ``retry(times)`` (a factory of
+    the same), ``register`` (returns what it is given) and ``forget`` (returns nothing)."""
+    wrapped = "    @functools.wraps(fn)\n" if wraps else ""
+    return (
+        "import functools\n\nfrom skillc import tool\n\nREGISTRY = []\n\n\n"
+        f"def timed(fn):\n{wrapped}    def wrapper(*args, **kwargs):\n        return fn(*args, **kwargs)\n\n"
+        "    return wrapper\n\n\n"
+        f"def retry(times):\n    def decorate(fn):\n{wrapped.replace('    @', '        @')}"
+        "        def wrapper(*args, **kwargs):\n            return fn(*args, **kwargs)\n\n"
+        "        return wrapper\n\n    return decorate\n\n\n"
+        "def register(fn):\n    REGISTRY.append(fn)\n    return fn\n\n\n"
+        "def forget(fn):\n    REGISTRY.append(fn)\n\n\n"
+        f'{decorators}def lookup(order_id: str) -> str:\n    """Look up an order."""\n    return order_id\n'
+    )
+
+
 #: A ``@tool`` function annotated to return ``Profile``, a class with ``decorator`` (or none).
 _RETURNS = (
     "from dataclasses import dataclass\n\nfrom skillc import tool\n\n\n{decorator}class Profile:\n"
@@ -374,6 +394,33 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": _RETURNS.format(decorator="").replace("-> Profile:", "-> list[Profile] | None:"),
                 },
                 ("src/tools.py", 11, 34),
+            ),
+        ),
+    ),
+    "skill/replacing-decorator": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # A wrapper with @functools.wraps presents the function's signature; a registry keeps it.
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@tool\n@timed\n", wraps=True)}),
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@register\n@tool\n", wraps=False)}),
+            Example({"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@tool\n@retry(3)\n", wraps=True)}),
+        ),
+        invalid=(
+            Example(
+                {"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@tool\n@timed\n", wraps=False)},
+                ("src/tools.py", 35, 1),
+            ),
+            Example(
+                {"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@timed\n@tool\n", wraps=True)},
+                ("src/tools.py", 36, 1),
+            ),
+            Example(
+                {"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@tool\n@retry(3)\n", wraps=False)},
+                ("src/tools.py", 35, 1),
+            ),
+            Example(
+                {"agent.py": _FUNCTION_AGENT, "tools.py": _decorated("@tool\n@forget\n", wraps=True)},
+                ("src/tools.py", 37, 1),
             ),
         ),
     ),

@@ -16,6 +16,7 @@ from ..contracts.settings import NEEDS_APPROVAL, PER_CALL, STRICT
 from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_error
 from .call_shapes import EXECUTE
 from .client_tools import check_client_tool, declares_client
+from .decorator_checks import decorators_keep_the_tool
 from .evaluate import MISSING, Evaluator, Missing, Unsupported
 from .index_types import Const, Expr, FunctionInfo, Ref
 from .resolve import Linker
@@ -367,6 +368,7 @@ class ToolReader:
         label = f"{draft.function.name}()"
         runs &= self.code.generator_reported(draft.module, draft.function, label, "the tool")
         runs &= self.code.result_serializable(draft.module, draft.function, label)
+        runs &= decorators_keep_the_tool(linker, draft.module, draft.function)
         return draft.function.is_async, runs
 
     def _execute_hint(self, cls: ClassSym, outside: bool) -> str:

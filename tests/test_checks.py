@@ -116,3 +116,52 @@ def test_a_tool_class_with_another_framework_s_execute_is_told_its_name(tmp_path
     [found] = _diagnostics(tmp_path, tools, "FinalAnswer()")
     assert (found.code, found.line, found.col) == ("skill/missing-execute", 9, 0)
     assert found.hint == "forward is what smolagents calls it: rename it to `execute(self, input, ctx)`"
+
+
+#: A timer whose wrapper does not present the function's signature, as decorators are often first written.
+_BARE_TIMER = (
+    "import time\n\nfrom skillc import tool\n\n\ndef timed(fn):\n    def wrapper(*args, **kwargs):\n"
+    "        started = time.perf_counter()\n        try:\n            return fn(*args, **kwargs)\n"
+    '        finally:\n            print(f"{fn.__name__}: {time.perf_counter() - started:.3f}s")\n\n'
+    "    return wrapper\n\n\n"
+)
+
+
+def test_a_decorator_that_replaces_a_tool_function_is_told_what_the_runtime_would_read(tmp_path: Path) -> None:
+    tools = _BARE_TIMER + '@tool\n@timed\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n'
+    [found] = _diagnostics(tmp_path, tools, "ship")
+    assert (found.code, found.path, found.line, found.col) == ("skill/replacing-decorator", "src/tools.py", 18, 1)
+    assert found.message == (
+        "@timed replaces ship() with wrapper(), a function of its own: @tool reads the parameters, name and "
+        "docstring of wrapper, not those of ship, so the compiled tool is not the one the runtime makes"
+    )
+    assert found.hint == (
+        "decorate wrapper with @functools.wraps(fn), which gives it the signature, name and docstring of the "
+        "function timed decorates"
+    )
+
+
+def test_a_decorator_above_tool_is_told_to_go_below_it(tmp_path: Path) -> None:
+    tools = _BARE_TIMER + '@timed\n@tool\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n'
+    [found] = _diagnostics(tmp_path, tools, "ship")
+    assert (found.code, found.line, found.col) == ("skill/replacing-decorator", 17, 1)
+    assert found.message == (
+        "@timed is applied to the tool @tool made and returns wrapper, a function of its own: the module binds "
+        "wrapper where tool 'ship' should be, and its skill is given a function, not a tool"
+    )
+    assert (
+        found.hint
+        == "put @tool on top: decorators apply from the bottom up, so the one on top makes what the module binds"
+    )
+
+
+def test_a_decorator_that_may_present_the_signature_another_way_is_not_reported(tmp_path: Path) -> None:
+    patched = _BARE_TIMER.replace(
+        "    return wrapper\n", "    functools.update_wrapper(wrapper, fn)\n    return wrapper\n"
+    )
+    tools = (
+        "import functools\n"
+        + patched
+        + '@tool\n@timed\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n'
+    )
+    assert _diagnostics(tmp_path, tools, "ship") == ()
