@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .early_names_check import reports_undefined
 from .evaluate import Evaluator, Unsupported, describe
 from .index_types import Call, Const, Expr, ImportBinding, Ref
 from .resolve import Linker
@@ -127,6 +128,9 @@ class ToolEntries:
             message = f"{shown} cannot be resolved statically: {symbol.reason}"
             hint = "import the tool by name from the module that defines it"
         else:
+            named = expr.func if isinstance(expr, Call) else expr
+            if isinstance(named, Ref) and reports_undefined(self.linker, module, named.dotted.split(".")[0]):
+                return  # skill/undefined-name says it, at the name's first use
             message = f"{describe_entry(expr)} is not defined"
             hint = "import it from the module that defines it"
         self.linker.report("skill/unresolved-reference", module, pos, message, hint=hint)

@@ -42,10 +42,11 @@ def test_text_output_shows_each_diagnostic_with_its_line_then_tools_and_summary(
     assert result.code == 1
     lines = [line.rstrip() for line in result.stdout.splitlines()]
     assert lines[:16] == [
-        "src/agent.py:4:71: error[skill/unresolved-reference] missing is not defined",
+        "src/agent.py:4:71: error[skill/undefined-name] missing is used when the module is imported (line 4), "
+        "and nothing in the module defines or imports it: importing the module raises NameError",
         '    orders = Skill(name="orders", description="Orders.", tools=[Lookup(), missing])',
         " " * (4 + 70) + "^",
-        "  hint: import it from the module that defines it",
+        "  hint: import missing or define it above its first use (line 4)",
         "",
         "src/tools.py:9:1: warning[skill/missing-description] tool 'Lookup' has no description, "
         "so the model cannot tell when to use it",
@@ -75,13 +76,14 @@ def test_json_output_is_one_document(skill: RunSkill, tmp_path: Path) -> None:
     assert document["ok"] is False
     assert document["summary"] == {"errors": 1, "warnings": 2, "skills": 1, "tools": 1}
     assert document["diagnostics"][0] == {
-        "code": "skill/unresolved-reference",
+        "code": "skill/undefined-name",
         "severity": "error",
-        "message": "missing is not defined",
+        "message": "missing is used when the module is imported (line 4), and nothing in the module defines "
+        "or imports it: importing the module raises NameError",
         "path": "src/agent.py",
         "line": 4,
         "column": 71,
-        "hint": "import it from the module that defines it",
+        "hint": "import missing or define it above its first use (line 4)",
         "related": [],
     }
     assert document["tools"][0]["entry"] == {"module": "tools", "qualname": "Lookup"}
