@@ -179,7 +179,9 @@ def compile_project(
     from .link_cache import LINK_CACHE, config_digest, load_link, record_link, reused_link, save_link
 
     link_path = config.root / CACHE_DIR / LINK_CACHE
-    config_key = config_digest(config, pyproject)
+    # The files by name, for the paths a module gives relative to the working folder (``working_folder_check``).
+    files = frozenset({item.path for item, _, _ in snapshot.files} | {item.path for item in snapshot.data.files})
+    config_key = config_digest(config, pyproject, files)
     last_link = None
     if use_cache:
         last_link = session.link if session is not None and session.link is not None else load_link(link_path)
@@ -187,7 +189,7 @@ def compile_project(
     if linked is None:
         from .link import link_project  # not imported when the last link is reused: start-up stays fast
 
-        linked = link_project(dict(index.modules), config, index.failed)
+        linked = link_project(dict(index.modules), config, index.failed, files)
     reporter = Reporter(config.root, config.max_file_bytes)
     diagnostics = [*index.problems, *reporter.diagnostics(linked.findings)]
     timings["link"] = time.perf_counter() - mark

@@ -29,6 +29,9 @@ from .types import Example
 
 __all__ = ["EXAMPLES"]
 
+#: A module-level read of the data file ``src/data/prices.json``, opened as ``{}`` says.
+_READ_PRICES = "\nwith open({}) as handle:\n    PRICES = handle.read()\n"
+
 #: Tools and helpers that use a name at import time, or only where it works, before it is bound.
 LATE_TOOL = (
     "from pydantic import BaseModel\n"
@@ -332,6 +335,28 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
             Example({**GOOD, "tools.py": LOOKUP + "\nSTARTED = datetime.now()\n"}, ("src/tools.py", 15, 10)),
             Example({**GOOD, "tools.py": LOOKUP + "\nclass Special(Base):\n    pass\n"}, ("src/tools.py", 15, 14)),
+        ),
+    ),
+    "skill/working-folder-path": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # From the module's own folder, or a literal that names no file of the project.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "from pathlib import Path\n"
+                    + LOOKUP
+                    + _READ_PRICES.format('Path(__file__).parent / "data/prices.json"'),
+                    "data/prices.json": "{}",
+                }
+            ),
+            Example({**GOOD, "tools.py": "import logging\n" + LOOKUP + '\nLOG = logging.getLogger("tools.lookup")\n'}),
+        ),
+        invalid=(
+            Example(
+                {**GOOD, "tools.py": LOOKUP + _READ_PRICES.format('"src/data/prices.json"'), "data/prices.json": "{}"},
+                ("src/tools.py", 15, 10),
+            ),
         ),
     ),
     "skill/encoding-error": CheckExamples(

@@ -165,6 +165,13 @@ ROWS: tuple[CheckRow, ...] = (
         "importing it raises NameError.",
     ),
     CheckRow(
+        "skill/working-folder-path",
+        Severity.WARNING,
+        "A call is given a relative path that names a file of the project from the project's folder "
+        '(open("src/data/orders.json")): a compiled tool runs wherever its process started, where the '
+        "path names nothing or another file.",
+    ),
+    CheckRow(
         "skill/command-line-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported parses the command line (parser.parse_args() with no "

@@ -26,6 +26,7 @@ from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_imports import is_type_checking, scan_imports
+from .index_paths import find_path_literals
 from .index_types import Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error
 from .types import Diagnostic, Pos
@@ -108,6 +109,7 @@ class _Indexer(DefinitionReader):
             late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
+            path_literals=find_path_literals(self.tree, self.source, self._pos),
         )
 
     # --- module level -----------------------------------------------------------------

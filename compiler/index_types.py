@@ -295,3 +295,6 @@ class ModuleIndex:
     #: Where code run at import parses the process's command line: the call as written, and
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
+    #: The string literals passed as a call's first argument that are shaped like a relative
+    #: path (``open("data/orders.json")``), and where (``index_paths``).
+    path_literals: tuple[tuple[str, Pos], ...] = ()

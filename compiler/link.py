@@ -11,7 +11,7 @@ the project.  Only what the agent reaches becomes a ``ToolInfo``.  Every problem
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from ..contracts.spec import (
     MAX_NAME_LENGTH,
@@ -31,6 +31,7 @@ from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
 from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
+from .working_folder_check import working_folder_findings
 
 __all__ = ["LinkResult", "link_project"]
 
@@ -38,22 +39,30 @@ _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
 _AGENT_FIELDS = ("name", "persona", "skills")
 
 
-def link_project(modules: dict[str, ModuleIndex], config: Config, failed: frozenset[str] = frozenset()) -> LinkResult:
+def link_project(
+    modules: dict[str, ModuleIndex],
+    config: Config,
+    failed: frozenset[str] = frozenset(),
+    files: Collection[str] = frozenset(),
+) -> LinkResult:
     """Find the agent in the entry module and everything it reaches.
 
     ``failed`` names the modules that exist but could not be indexed: names taken
     from them are not reported again, their own diagnostics say what is wrong.
+    ``files`` are the project's source and data files (paths relative to the project),
+    which a path relative to the working folder may name (``working_folder_check``).
     """
     relative = config.entry.relative_to(config.src).with_suffix("")
     parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
-    return _Walk(Linker(modules, config, failed), ".".join(parts)).run()
+    return _Walk(Linker(modules, config, failed), ".".join(parts), files).run()
 
 
 class _Walk:
     """Walks ``Agent -> skills -> tools`` from the entry module and checks each tool."""
 
-    def __init__(self, linker: Linker, entry: str) -> None:
+    def __init__(self, linker: Linker, entry: str, files: Collection[str] = frozenset()) -> None:
         self.linker = linker
+        self.files = files
         self.reader = ToolReader(linker)
         self.entry = entry
         self.tools: list[ToolInfo] = []
@@ -70,6 +79,7 @@ class _Walk:
         check_imports(self.linker)
         check_early_names(self.linker)
         check_command_line(self.linker)
+        self.linker.findings.extend(working_folder_findings(self.linker.modules, self.files, self.linker.config))
         agent = self.find_agent()
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.

@@ -19,6 +19,7 @@ are now.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -105,9 +106,11 @@ _TYPES = (
 )
 
 
-def config_digest(config: Config, pyproject: bytes) -> str:
-    """A digest of everything the configuration tells the linker."""
-    return hashlib.sha256(pyproject + b"\0" + repr(config).encode()).hexdigest()
+def config_digest(config: Config, pyproject: bytes, files: Collection[str] = ()) -> str:
+    """A digest of everything the linker reads besides the summaries: the configuration, and the
+    names of the project's files (``link_project``'s ``files``)."""
+    names = "\0".join(sorted(files)).encode()
+    return hashlib.sha256(pyproject + b"\0" + repr(config).encode() + b"\0" + names).hexdigest()
 
 
 def _same_summaries(last: LinkRecord, index: ProjectIndex) -> bool:

@@ -165,3 +165,39 @@ def test_a_decorator_that_may_present_the_signature_another_way_is_not_reported(
         + '@tool\n@timed\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n'
     )
     assert _diagnostics(tmp_path, tools, "ship") == ()
+
+
+def test_a_path_relative_to_the_working_folder_is_told_the_path_from_its_module(tmp_path: Path) -> None:
+    tools = (
+        "import json\n\nfrom skillc import tool\n\n"
+        'with open("src/data/prices.json") as handle:\n    PRICES = json.load(handle)\n\n\n'
+        '@tool\ndef price(product: str) -> float:\n    """The price of a product."""\n    return PRICES[product]\n'
+    )
+    agent = 'from skillc import Agent, Skill\nfrom tools import price\n\nagent = Agent(name="a", skills=[Skill(name="s", tools=[price])])\n'
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent, "data/prices.json": '{"pear": 4}'})
+    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.severity.value, found.path, found.line, found.col) == (
+        "skill/working-folder-path",
+        "warning",
+        "src/tools.py",
+        5,
+        10,
+    )
+    assert found.hint == (
+        'build it from the module\'s own folder, Path(__file__).parent / "data/prices.json": the file is bundled '
+        "with the module"
+    )
+
+
+def test_a_data_file_added_later_is_seen_by_the_next_compile_of_unchanged_sources(tmp_path: Path) -> None:
+    tools = (
+        "from skillc import tool\n\n"
+        'with open("src/data/prices.json") as handle:\n    PRICES = handle.read()\n\n\n'
+        '@tool\ndef price(product: str) -> str:\n    """The price of a product."""\n    return PRICES\n'
+    )
+    agent = 'from skillc import Agent, Skill\nfrom tools import price\n\nagent = Agent(name="a", skills=[Skill(name="s", tools=[price])])\n'
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    assert compile_project(tmp_path).diagnostics == ()  # the path names no file of the project
+    (tmp_path / "src/data").mkdir()
+    (tmp_path / "src/data/prices.json").write_text("{}", encoding="utf-8")
+    assert [item.code for item in compile_project(tmp_path).diagnostics] == ["skill/working-folder-path"]
