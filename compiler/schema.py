@@ -82,13 +82,13 @@ from __future__ import annotations
 
 from ..contracts.docstrings import parse_docstring
 from ..contracts.spec import function_input_model_name
-from .evaluate import Unsupported
+from .evaluate import Unsupported, describe
 from .index_types import FunctionInfo
 from .resolve import Linker
 from .schema_defs import json_ref
 from .schema_json import Node
 from .schema_models import FieldSource, SchemaBuilder, SchemaResult
-from .schema_types import is_model
+from .schema_types import generic_base, is_model
 from .symbols import ClassSym
 from .types import Pos
 
@@ -103,6 +103,16 @@ def model_schema(linker: Linker, module: str, qualname: str) -> SchemaResult:
     pos = symbol.info.pos if isinstance(symbol, ClassSym) else Pos(1, 0)
     if module in linker.failed:
         builder.report(module, pos, f"{module} does not parse, so the schema of {qualname} cannot be read")
+        return SchemaResult(None, tuple(builder.findings))
+    generic = generic_base(linker, symbol) if isinstance(symbol, ClassSym) else None
+    if generic is not None:
+        base, parametrized = generic
+        builder.report(
+            module,
+            base.pos,
+            f"{qualname} derives from {describe(base)}, a parametrized generic model ({parametrized.qualname}), "
+            "whose fields the static schema does not read",
+        )
         return SchemaResult(None, tuple(builder.findings))
     if not isinstance(symbol, ClassSym) or not is_model(linker, symbol):
         builder.report(

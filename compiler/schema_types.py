@@ -25,7 +25,7 @@ from .schema_named import named_type
 from .symbols import ClassSym, ExternalSym, Symbol, UnknownSym
 from .types import Pos
 
-__all__ = ["BASE_MODEL", "TypeReader", "Where", "is_model"]
+__all__ = ["BASE_MODEL", "TypeReader", "Where", "generic_base", "generic_model", "is_model"]
 
 _MAX_DEPTH = 64
 
@@ -114,6 +114,27 @@ _COLLECTIONS = {
 def is_model(linker: Linker, cls: ClassSym) -> bool:
     """Whether ``cls`` derives from ``pydantic.BaseModel``."""
     return any(linker.is_subclass(cls, name) for name in BASE_MODEL)
+
+
+def generic_model(linker: Linker, module: str, expr: Expr) -> ClassSym | None:
+    """The project model ``expr`` parametrizes, when it is one subscripted (``Page[Order]``):
+    a generic model, whose parametrized class the static schema does not read."""
+    if not isinstance(expr, Subscript):
+        return None
+    symbol = linker.resolve_expr(module, expr.value)
+    return symbol if isinstance(symbol, ClassSym) and is_model(linker, symbol) else None
+
+
+def generic_base(linker: Linker, cls: ClassSym) -> tuple[Expr, ClassSym] | None:
+    """The first base of ``cls`` that parametrizes a project model (``class Input(Page[Order])``), if one does."""
+    for base in cls.info.bases:
+        if not isinstance(base, Subscript):
+            continue
+        with linker.class_scope(linker.enclosing(cls), cls.info.pos, deferred=False):
+            found = generic_model(linker, cls.module, base)
+        if found is not None:
+            return base, found
+    return None
 
 
 class TypeReader(AnnotationReader):

@@ -17,11 +17,11 @@ from ..contracts.spec import is_conventional_name, is_valid_name, reserved_name_
 from .call_shapes import EXECUTE
 from .client_tools import check_client_tool, declares_client
 from .decorator_checks import decorators_keep_the_tool
-from .evaluate import MISSING, Evaluator, Missing, Unsupported
+from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
 from .index_types import Const, Expr, FunctionInfo, Ref
 from .resolve import Linker
 from .schema_enums import enum_member
-from .schema_types import is_model
+from .schema_types import generic_model, is_model
 from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_code_checks import ToolCodeChecks
 from .tool_drafts import ToolDraft, setting_of
@@ -427,6 +427,18 @@ class ToolReader:
         if isinstance(symbol, ExternalSym):
             head, _, tail = symbol.qualname.rpartition(".")
             return ModelRef(head, tail)
+        generic = generic_model(self.linker, module, expr)
+        if generic is not None:
+            self.linker.report(
+                "skill/schema-unsupported",
+                module,
+                expr.pos,
+                f"{setting} is {describe(expr)}, a parametrized generic model ({generic.qualname}), which has no "
+                "name in its module for the bundle to import, and whose fields the static schema does not read",
+                hint=f"name it as a class (`class {generic.info.name}Input({describe(expr)}): ...`), then build "
+                'its schema by importing: [tool.skill] schema = "import" and `skill compile --allow-import`',
+            )
+            return None
         self.linker.report(
             "skill/invalid-setting" if symbol is not None else "skill/dynamic-value",
             module,

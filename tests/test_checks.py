@@ -201,3 +201,37 @@ def test_a_data_file_added_later_is_seen_by_the_next_compile_of_unchanged_source
     (tmp_path / "src/data").mkdir()
     (tmp_path / "src/data/prices.json").write_text("{}", encoding="utf-8")
     assert [item.code for item in compile_project(tmp_path).diagnostics] == ["skill/working-folder-path"]
+
+
+_GENERIC = (
+    "from typing import Generic, TypeVar\n\nfrom pydantic import BaseModel\nfrom skillc import Tool\n\n"
+    'T = TypeVar("T")\n\n\nclass Wrapped(BaseModel, Generic[T]):\n    item: T\n\n\n'
+    "class Order(BaseModel):\n    order_id: str\n\n\n"
+)
+
+
+def test_a_parametrized_generic_model_is_named_as_one(tmp_path: Path) -> None:
+    tools = _GENERIC + (
+        'class CancelInput(Wrapped[Order]):\n    """What to cancel."""\n\n\n'
+        'class Cancel(Tool):\n    name = "cancel"\n    description = "Cancel."\n    input_schema = CancelInput\n\n'
+        "    def execute(self, input, ctx):\n        return input.item.order_id\n"
+    )
+    [found] = _diagnostics(tmp_path, tools, "Cancel()")
+    assert (found.code, found.line, found.col) == ("skill/schema-unsupported", 17, 18)
+    assert found.message == (
+        "CancelInput derives from Wrapped[Order], a parametrized generic model (Wrapped), whose fields the "
+        "static schema does not read"
+    )
+
+
+def test_a_generic_model_parametrized_in_the_setting_is_told_to_be_named(tmp_path: Path) -> None:
+    tools = _GENERIC + (
+        'class Cancel(Tool):\n    name = "cancel"\n    description = "Cancel."\n    input_schema = Wrapped[Order]\n\n'
+        "    def execute(self, input, ctx):\n        return input.item.order_id\n"
+    )
+    [found] = _diagnostics(tmp_path, tools, "Cancel()")
+    assert (found.code, found.line, found.col) == ("skill/schema-unsupported", 20, 19)
+    assert found.hint == (
+        "name it as a class (`class WrappedInput(Wrapped[Order]): ...`), then build its schema by importing: "
+        '[tool.skill] schema = "import" and `skill compile --allow-import`'
+    )
