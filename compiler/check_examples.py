@@ -359,6 +359,36 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/model-field-conflict": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Another name in the namespace only makes pydantic warn; the configuration may lift the rule.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP.replace("    order_id: str\n", "    order_id: str\n    model_dumps: int = 0\n"),
+                }
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP.replace(
+                        "    order_id: str\n",
+                        '    model_config = {"protected_namespaces": ()}\n    order_id: str\n    model_dump: int = 0\n',
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP.replace("    order_id: str\n", "    order_id: str\n    model_dump: int = 0\n"),
+                },
+                ("src/tools.py", 6, 4),
+            ),
+        ),
+    ),
     "skill/encoding-error": CheckExamples(
         valid=(Example({**GOOD, "latin.py": b"# -*- coding: latin-1 -*-\nname = '\xe9'\n"}),),
         invalid=(Example({**GOOD, "latin.py": b"name = '\xe9t\xe9'\n"}, ("src/latin.py", 1, 8)),),

@@ -172,6 +172,12 @@ ROWS: tuple[CheckRow, ...] = (
         "path names nothing or another file.",
     ),
     CheckRow(
+        "skill/model-field-conflict",
+        Severity.ERROR,
+        "A model has a field named like a member of pydantic's BaseModel in its protected namespaces "
+        "(model_dump, model_validate_json...): pydantic refuses the class, so its module does not import.",
+    ),
+    CheckRow(
         "skill/command-line-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported parses the command line (parser.parse_args() with no "

@@ -26,6 +26,7 @@ from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
 from .index_types import Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
+from .model_field_check import check_model_fields
 from .resolve import Linker
 from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
@@ -79,6 +80,7 @@ class _Walk:
         check_imports(self.linker)
         check_early_names(self.linker)
         check_command_line(self.linker)
+        check_model_fields(self.linker)
         self.linker.findings.extend(working_folder_findings(self.linker.modules, self.files, self.linker.config))
         agent = self.find_agent()
         if agent is not None:

@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,11 +28,12 @@ from typing import Any
 import jsonschema
 import pytest
 from helpers import DEFAULT_PYPROJECT, write_project
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 from skillc.compiler.api import compile_project
 from skillc.compiler.checks import SCHEMA_CHECKS
 from skillc.compiler.config import locate_config, read_config
 from skillc.compiler.link import link_project
+from skillc.compiler.model_field_check import PROTECTED_MEMBERS
 from skillc.compiler.resolve import Linker
 from skillc.compiler.schema import function_schema, model_schema
 from skillc.compiler.schema_models import SchemaResult
@@ -441,3 +443,18 @@ def test_a_bare_string_in_annotated_describes_a_tool_parameter(corpus: Corpus) -
         "detail": "Explicit.",
         "note": "Only strings count",
     }
+
+
+def test_the_field_names_pydantic_refuses_equals_pydantic() -> None:
+    """``model_field_check.PROTECTED_MEMBERS`` is what the installed pydantic refuses as a field name."""
+    refused = set()
+    for name in dir(BaseModel):
+        if name.startswith("_"):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                create_model("Probe", **{name: (int, 0)})
+            except (ValueError, NameError, TypeError):
+                refused.add(name)
+    assert refused == PROTECTED_MEMBERS
