@@ -297,6 +297,12 @@ SCHEMA_ROWS: tuple[CheckRow, ...] = (
         'JSON Schema statically; [tool.skill] schema = "import" lets pydantic build it instead.',
     ),
     CheckRow(
+        "skill/unknown-field",
+        Severity.ERROR,
+        '@field_validator("name") or @field_serializer("name") on a model names no field of it: pydantic '
+        "refuses the class, so its module does not import.",
+    ),
+    CheckRow(
         "skill/strict-incompatible",
         Severity.ERROR,
         "A tool with strict = True has an input schema that OpenAI's strict mode cannot express "

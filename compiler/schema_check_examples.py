@@ -45,6 +45,11 @@ _SUPPORTED_MODEL = (
     "    tags: list[str] = []\n"
 )
 _TYPING = "from typing import Literal, Optional\n"
+_VALIDATOR = "from pydantic import field_validator\n"
+#: A field validator of ``LookupInput`` for the fields ``{}`` gives (the arguments of ``field_validator``).
+_VALIDATES = (
+    "\n    @field_validator({})\n    @classmethod\n    def stripped(cls, value):\n        return value.strip()\n"
+)
 
 #: The examples of each check of ``checks.SCHEMA_CHECKS``.
 SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
@@ -69,6 +74,42 @@ SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
                     ),
                 },
                 ("src/tools.py", 11, 31),
+            ),
+        ),
+    ),
+    "skill/unknown-field": CheckExamples(
+        valid=(
+            # The field it names, every field, or a field it says a subclass may define.
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools(
+                        "    order_id: str\n" + _VALIDATES.format('"order_id"'), imports=_VALIDATOR
+                    ),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools("    order_id: str\n" + _VALIDATES.format('"*"'), imports=_VALIDATOR),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools(
+                        "    order_id: str\n" + _VALIDATES.format('"carrier", check_fields=False'), imports=_VALIDATOR
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    "agent.py": AGENT_MODULE,
+                    "tools.py": _model_tools("    order_id: str\n" + _VALIDATES.format('"order"'), imports=_VALIDATOR),
+                },
+                ("src/tools.py", 9, 21),
             ),
         ),
     ),

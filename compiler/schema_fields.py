@@ -121,6 +121,13 @@ class FieldReader:
             raise Unsupported(module, expr.pos, f"{name}={value!r} on an int must be an int")
         elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise Unsupported(module, expr.pos, f"{name}={value!r} is not a finite number")
+        if name == "multiple_of" and isinstance(value, int | float) and value <= 0:  # pydantic-core refuses it
+            raise Unsupported(
+                module,
+                expr.pos,
+                f"multiple_of={value!r} is not above 0: pydantic refuses the model when its module is imported",
+                hint="give multiple_of a number above 0",
+            )
         return dataclasses.replace(node, constraints={**node.constraints, name: value})
 
     # --- Field(...) ------------------------------------------------------------------

@@ -40,6 +40,7 @@ from .types import Finding, Pos
 __all__ = ["HINT", "UNSUPPORTED", "FieldSource", "SchemaBuilder", "SchemaResult"]
 
 UNSUPPORTED = "skill/schema-unsupported"
+UNKNOWN_FIELD = "skill/unknown-field"
 HINT = (
     'set [tool.skill] schema = "import" and compile with `skill compile --allow-import` to let pydantic '
     "build this schema (skillc then imports the tool's bundle in an isolated process), or stay within the static subset"
@@ -59,6 +60,8 @@ _SCHEMA_NEUTRAL_DECORATORS = frozenset(
     }
 )
 _FIELD_VALIDATOR = frozenset({"pydantic.field_validator", "pydantic.functional_validators.field_validator"})
+#: The decorators whose field names pydantic checks when it builds the class.
+_FIELD_DECORATORS = _FIELD_VALIDATOR | {"pydantic.field_serializer", "pydantic.functional_serializers.field_serializer"}
 _SCHEMA_HOOKS = frozenset(
     {
         "__get_pydantic_json_schema__",
@@ -244,6 +247,36 @@ class SchemaBuilder(ConfigReader):
             for decorator in method.decorators:
                 if self.changes_schema(module, decorator):
                     self.report(module, decorator.pos, f"validator {describe(decorator)} can change the schema")
+                self.check_decorated_fields(cls, decorator)
+
+    def check_decorated_fields(self, cls: ClassSym, decorator: Expr) -> None:
+        """Report a ``@field_validator("name")`` or ``@field_serializer("name")`` naming no field of
+        the model (``skill/unknown-field``): pydantic refuses the class when it is defined, unless
+        the decorator says ``check_fields=False``."""
+        if not isinstance(decorator, Call) or decorator.has_star or decorator.keyword("check_fields") is not None:
+            return
+        if self.linker.external_name(cls.module, decorator.func) not in _FIELD_DECORATORS:
+            return
+        fields = {
+            binding.name
+            for item in self.linker.mro(cls)
+            if isinstance(item, ClassSym)
+            for binding in item.info.attributes
+            if binding.annotation is not None
+        }
+        for argument in decorator.args:
+            if isinstance(argument, Const) and isinstance(argument.value, str) and argument.value != "*":
+                if argument.value not in fields:
+                    self.findings.append(
+                        Finding(
+                            UNKNOWN_FIELD,
+                            f"{describe(decorator.func)}({argument.value!r}) names no field of model "
+                            f"{cls.info.name}: pydantic refuses the class when its module is imported",
+                            self.linker.path_of(cls.module),
+                            argument.pos,
+                            "name one of the model's fields, or pass check_fields=False when a subclass defines it",
+                        )
+                    )
 
     def changes_schema(self, module: str, decorator: Expr, depth: int = 0) -> bool:
         """Whether a method decorator is a pydantic validator that can change the schema."""

@@ -235,3 +235,16 @@ def test_a_generic_model_parametrized_in_the_setting_is_told_to_be_named(tmp_pat
         "name it as a class (`class WrappedInput(Wrapped[Order]): ...`), then build its schema by importing: "
         '[tool.skill] schema = "import" and `skill compile --allow-import`'
     )
+
+
+def test_a_multiple_of_pydantic_refuses_is_reported_with_its_fix(tmp_path: Path) -> None:
+    tools = (
+        "from pydantic import BaseModel, Field\nfrom skillc import Tool\n\n\n"
+        "class Input(BaseModel):\n    step: float = Field(1, multiple_of=0)\n\n\n"
+        'class Step(Tool):\n    name = "step"\n    description = "Step."\n    input_schema = Input\n\n'
+        "    def execute(self, input, ctx):\n        return input.step\n"
+    )
+    [found] = _diagnostics(tmp_path, tools, "Step()")
+    assert (found.code, found.line, found.col) == ("skill/schema-unsupported", 6, 39)
+    assert found.message == "multiple_of=0 is not above 0: pydantic refuses the model when its module is imported"
+    assert found.hint == "give multiple_of a number above 0"
