@@ -175,7 +175,8 @@ ROWS: tuple[CheckRow, ...] = (
         "skill/model-field-conflict",
         Severity.ERROR,
         "A model has a field named like a member of pydantic's BaseModel in its protected namespaces "
-        "(model_dump, model_validate_json...): pydantic refuses the class, so its module does not import.",
+        "(model_dump, model_validate_json...), or a @tool function a parameter named so or model_config: "
+        "pydantic refuses the class, so its module does not import.",
     ),
     CheckRow(
         "skill/command-line-at-import",

@@ -84,13 +84,18 @@ from ..contracts.docstrings import parse_docstring
 from ..contracts.spec import function_input_model_name
 from .evaluate import Unsupported, describe
 from .index_types import FunctionInfo
+from .model_field_check import CODE as MODEL_FIELD_CONFLICT
+from .model_field_check import PROTECTED_MEMBERS
 from .resolve import Linker
 from .schema_defs import json_ref
 from .schema_json import Node
 from .schema_models import FieldSource, SchemaBuilder, SchemaResult
 from .schema_types import generic_base, is_model
 from .symbols import ClassSym
-from .types import Pos
+from .types import Finding, Pos
+
+#: The code of a call the runtime cannot make (``check_table``).
+CALL_SIGNATURE = "skill/call-signature"
 
 __all__ = ["function_schema", "model_schema"]
 
@@ -138,18 +143,39 @@ def function_schema(linker: Linker, module: str, function: FunctionInfo) -> Sche
     builder = SchemaBuilder(linker)
     docs = parse_docstring(function.docstring).args
     sources = []
+    context: str | None = None
+    path = linker.path_of(module)
     for param in function.params:
         if param.kind not in ("normal", "keyword_only"):
             builder.report(module, param.pos, f"parameter {param.name!r} cannot be part of a tool's input")
             continue
         try:
             if param.annotation is not None and builder.is_context(module, param.annotation):
+                if context is not None:
+                    message = (
+                        f"parameter {param.name!r} is a second ToolContext (after {context!r}): the runtime "
+                        "passes the context to one parameter, so every call would miss this one"
+                    )
+                    builder.findings.append(Finding(CALL_SIGNATURE, message, path, param.pos, "keep one ToolContext"))
+                context = param.name
                 continue
         except Unsupported as error:
             builder.report_unsupported(error)
             continue
         if param.name.startswith("_"):
             builder.report(module, param.pos, f"parameter {param.name!r} starts with an underscore")
+            continue
+        if param.name in PROTECTED_MEMBERS or param.name == "model_config":
+            refused = (
+                "reads a field named model_config as the model's configuration"
+                if param.name == "model_config"
+                else f"refuses a field named like BaseModel.{param.name}"
+            )
+            message = (
+                f"parameter {param.name!r} becomes a field of the tool's input model, and pydantic {refused}: "
+                "the module does not import"
+            )
+            builder.findings.append(Finding(MODEL_FIELD_CONFLICT, message, path, param.pos, "rename the parameter"))
             continue
         try:
             note = builder.annotated_note(module, param.annotation)

@@ -484,6 +484,11 @@ def _input_model(function: Callable[..., Any], arg_docs: Mapping[str, str]) -> t
             )
         annotation = hints.get(parameter.name, Any)
         if is_context_annotation(annotation):
+            if context_parameter is not None:
+                raise ToolDefinitionError(
+                    f"@tool {label}: parameters {context_parameter!r} and {parameter.name!r} are both a ToolContext; "
+                    "the context is passed to one parameter"
+                )
             context_parameter = parameter.name
             continue
         note = annotated_note(annotation)

@@ -248,3 +248,28 @@ def test_a_multiple_of_pydantic_refuses_is_reported_with_its_fix(tmp_path: Path)
     assert (found.code, found.line, found.col) == ("skill/schema-unsupported", 6, 39)
     assert found.message == "multiple_of=0 is not above 0: pydantic refuses the model when its module is imported"
     assert found.hint == "give multiple_of a number above 0"
+
+
+def test_a_second_context_parameter_and_a_protected_parameter_name_are_reported(tmp_path: Path) -> None:
+    tools = (
+        "from skillc import ToolContext, tool\n\n\n"
+        "@tool\ndef ship(model_dump: int, ctx: ToolContext, again: ToolContext) -> str:\n"
+        '    """Ship."""\n    return "ok"\n'
+    )
+    found = [(item.code, item.line, item.col, item.message) for item in _diagnostics(tmp_path, tools, "ship")]
+    assert found == [
+        (
+            "skill/model-field-conflict",
+            5,
+            9,
+            "parameter 'model_dump' becomes a field of the tool's input model, and pydantic refuses a field named "
+            "like BaseModel.model_dump: the module does not import",
+        ),
+        (
+            "skill/call-signature",
+            5,
+            44,
+            "parameter 'again' is a second ToolContext (after 'ctx'): the runtime passes the context to one "
+            "parameter, so every call would miss this one",
+        ),
+    ]

@@ -413,3 +413,15 @@ def test_needs_approval_may_be_a_function_decided_per_call() -> None:
     assert settings_of(transfer)[NEEDS_APPROVAL] == PER_CALL
     with pytest.raises(ToolDefinitionError, match="needs_approval must be True, False or a function"):
         Tool(name="ok", execute=_run, needs_approval="sometimes")
+
+
+def test_a_tool_function_with_two_context_parameters_is_refused() -> None:
+    def probe(order_id: str, ctx: ToolContext, other: ToolContext) -> str:
+        return order_id
+
+    with pytest.raises(ToolDefinitionError) as raised:
+        tool(probe)
+    assert str(raised.value) == (
+        "@tool test_a_tool_function_with_two_context_parameters_is_refused.<locals>.probe: parameters 'ctx' and "
+        "'other' are both a ToolContext; the context is passed to one parameter"
+    )
