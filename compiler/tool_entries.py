@@ -84,14 +84,24 @@ class ToolEntries:
         if symbol is None or isinstance(symbol, UnknownSym | ExternalSym):
             self.unresolved(module, entry, symbol, entry.pos, called=False)
             return None
+        message = f"{describe_entry(entry)} is not a tool"
         if isinstance(symbol, FunctionSym):
             hint = "decorate it with @tool"
+        elif isinstance(symbol, ValueSym) and self._calls_tool(symbol):
+            message += f": it is bound to {describe(symbol.binding.value)}, a call of tool() the compiler does not read"
+            hint = "decorate the function instead: @tool (or @tool(timeout=...)) on the line above its def"
         else:
             hint = "list tool instances, @tool functions or Tool(...) objects in tools=[...]"
-        linker.report(
-            "skill/unresolved-reference", module, entry.pos, f"{describe_entry(entry)} is not a tool", hint=hint
-        )
+        linker.report("skill/unresolved-reference", module, entry.pos, message, hint=hint)
         return None
+
+    def _calls_tool(self, symbol: ValueSym) -> bool:
+        """Whether a name is bound to ``tool(function)`` or ``tool(...)(function)``."""
+        value = symbol.binding.value
+        func = value.func if isinstance(value, Call) else None
+        if isinstance(func, Call):
+            func = func.func
+        return func is not None and self.linker.is_sdk(symbol.module, func, "tool")
 
     def already_reported(self, module: str, expr: Expr) -> bool:
         """Whether a name that does not resolve already has a diagnostic of its own.

@@ -273,3 +273,13 @@ def test_a_second_context_parameter_and_a_protected_parameter_name_are_reported(
             "parameter, so every call would miss this one",
         ),
     ]
+
+
+def test_a_tool_made_by_calling_tool_is_told_to_use_the_decorator(tmp_path: Path) -> None:
+    tools = 'from skillc import tool\n\n\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n\n\nshipping = tool(ship)\n'
+    [found] = _diagnostics(tmp_path, tools, "shipping")
+    assert (found.code, found.line, found.col) == ("skill/unresolved-reference", 4, 55)
+    assert (
+        found.message == "shipping is not a tool: it is bound to tool(...), a call of tool() the compiler does not read"
+    )
+    assert found.hint == "decorate the function instead: @tool (or @tool(timeout=...)) on the line above its def"
