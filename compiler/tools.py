@@ -295,18 +295,27 @@ class ToolReader:
                     for item in linker.mro(draft.cls)
                     if isinstance(item, ExternalSym) and not item.qualname.startswith("skillc.")
                 ]
+                assigned = linker.class_attribute(draft.cls, "execute")
+                if assigned is not None and assigned[1].value is not None:  # ``execute = run``, ``= lambda ...``
+                    detail = (
+                        f": {assigned[0].info.name} assigns it (execute = {describe(assigned[1].value)}), "
+                        "which the compiler does not read as a method"
+                    )
+                    hint = "define it with `def execute(self, input, ctx):` (it may call the function assigned)"
+                elif outside:
+                    detail = (
+                        f": {draft.cls.info.name} defines none, and the compiler does not read the code of its "
+                        f"base{'s' if len(outside) > 1 else ''} from outside the project ({', '.join(outside)})"
+                    )
+                    hint = self._execute_hint(draft.cls, True)
+                else:
+                    detail, hint = "", self._execute_hint(draft.cls, False)
                 linker.report(
                     "skill/missing-execute",
                     draft.module,
                     draft.pos,
-                    "Tool must have an execute function"
-                    + (
-                        f": {draft.cls.info.name} defines none, and the compiler does not read the code of its "
-                        f"base{'s' if len(outside) > 1 else ''} from outside the project ({', '.join(outside)})"
-                        if outside
-                        else ""
-                    ),
-                    hint=self._execute_hint(draft.cls, bool(outside)),
+                    "Tool must have an execute function" + detail,
+                    hint=hint,
                 )
                 runs = False
             else:

@@ -283,3 +283,18 @@ def test_a_tool_made_by_calling_tool_is_told_to_use_the_decorator(tmp_path: Path
         found.message == "shipping is not a tool: it is bound to tool(...), a call of tool() the compiler does not read"
     )
     assert found.hint == "decorate the function instead: @tool (or @tool(timeout=...)) on the line above its def"
+
+
+def test_an_execute_assigned_in_the_class_body_is_told_to_be_defined(tmp_path: Path) -> None:
+    tools = (
+        "from pydantic import BaseModel\nfrom skillc import Tool\n\n\ndef run(self, input, ctx):\n    return 'x'\n\n\n"
+        "class EchoInput(BaseModel):\n    text: str\n\n\n"
+        'class Echo(Tool):\n    name = "echo"\n    description = "Echo."\n    input_schema = EchoInput\n    execute = run\n'
+    )
+    [found] = _diagnostics(tmp_path, tools, "Echo()")
+    assert (found.code, found.line, found.col) == ("skill/missing-execute", 13, 0)
+    assert found.message == (
+        "Tool must have an execute function: Echo assigns it (execute = run), which the compiler does not read "
+        "as a method"
+    )
+    assert found.hint == "define it with `def execute(self, input, ctx):` (it may call the function assigned)"
