@@ -389,6 +389,16 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/duplicate-agent": CheckExamples(
+        valid=(Example(GOOD),),
+        invalid=(
+            # Bound again: Python's agent is the second, the first would have been compiled.
+            Example(
+                {**GOOD, "agent.py": agent("Lookup()", extra='first = Agent(name="draft", skills=[])\n')},
+                ("src/agent.py", 5, 0),
+            ),
+        ),
+    ),
     "skill/encoding-error": CheckExamples(
         valid=(Example({**GOOD, "latin.py": b"# -*- coding: latin-1 -*-\nname = '\xe9'\n"}),),
         invalid=(Example({**GOOD, "latin.py": b"name = '\xe9t\xe9'\n"}, ("src/latin.py", 1, 8)),),

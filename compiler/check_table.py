@@ -36,6 +36,7 @@ ROWS: tuple[CheckRow, ...] = (
         "A source file is larger than [tool.skill] max_file_bytes; it is not read.",
     ),
     CheckRow("skill/no-agent", Severity.ERROR, "The entry module is missing or defines no Agent."),
+    CheckRow("skill/duplicate-agent", Severity.ERROR, "The entry module binds more than one Agent(...)."),
     CheckRow("skill/missing-name", Severity.ERROR, "A registered tool has no name."),
     CheckRow("skill/missing-execute", Severity.ERROR, "Tool must have an execute function."),
     CheckRow(

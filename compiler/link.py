@@ -36,6 +36,9 @@ from .working_folder_check import working_folder_findings
 
 __all__ = ["LinkResult", "link_project"]
 
+#: The methods of a list that change it in place.
+_LIST_MUTATIONS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "__setitem__"})
+
 _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
 _AGENT_FIELDS = ("name", "persona", "skills")
 
@@ -109,10 +112,24 @@ class _Walk:
                 )
             )
             return None
-        for binding in self.linker.modules[self.entry].assignments:
-            value = binding.value
-            if isinstance(value, Call) and self.linker.is_sdk(self.entry, value.func, "Agent"):
-                return self.agent(binding, value)
+        agents = [
+            (binding, binding.value)
+            for binding in self.linker.modules[self.entry].assignments
+            if isinstance(binding.value, Call) and self.linker.is_sdk(self.entry, binding.value.func, "Agent")
+        ]
+        if agents:
+            first, call = agents[0]
+            for later, _ in agents[1:]:
+                self.linker.report(
+                    "skill/duplicate-agent",
+                    self.entry,
+                    later.pos,
+                    f"{relative_entry} binds a second Agent ({later.name}, after {first.name} at line "
+                    f"{first.pos.line}): a project compiles one agent, and which one the module means is not "
+                    "the compiler's to guess",
+                    hint="keep one Agent(...) in the entry module; give the other its own project",
+                )
+            return self.agent(first, call)
         self.linker.report(
             "skill/no-agent",
             self.entry,
@@ -178,6 +195,7 @@ class _Walk:
         if isinstance(expr, Ref):
             symbol = self.linker.resolve_ref(module, expr.dotted)
             if isinstance(symbol, ValueSym) and isinstance(symbol.binding.value, Container):
+                self.report_mutations(symbol, what, module, expr.pos)
                 yield from self.entries(symbol.module, symbol.binding.value, what)
                 return
         if not isinstance(expr, Container) or expr.kind not in ("list", "tuple") or expr.has_star:
@@ -191,6 +209,28 @@ class _Walk:
             return
         for item in expr.items:
             yield module, item
+
+    def report_mutations(self, symbol: ValueSym, what: str, module: str, used: Pos) -> None:
+        """Report a call at import that changes the list a ``tools=``/``skills=`` constant is bound to
+        (``TOOLS.append(other)``) before ``module`` uses it at ``used``: the compiled agent would have
+        the list as written, the module another.  (A change after the use, in the same module, comes
+        too late to change what the skill or agent was given.)"""
+        name = symbol.binding.name
+        for call in self.linker.modules[symbol.module].calls:
+            func = call.func
+            owner, _, method = func.dotted.rpartition(".") if isinstance(func, Ref) else ("", "", "")
+            if symbol.module == module and call.pos.line > used.line:
+                continue
+            if owner == name and method in _LIST_MUTATIONS:
+                self.linker.report(
+                    "skill/dynamic-value",
+                    symbol.module,
+                    call.pos,
+                    f"{owner}.{method}(...) changes {name} when the module is imported, after the line that binds it "
+                    f"({symbol.binding.pos.line}), which is all the compiler reads of the {what} list: the "
+                    "compiled agent would not have the entries the module gives it",
+                    hint=f"list every entry where {name} is bound",
+                )
 
     # --- skills ---------------------------------------------------------------------
 

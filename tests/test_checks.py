@@ -298,3 +298,22 @@ def test_an_execute_assigned_in_the_class_body_is_told_to_be_defined(tmp_path: P
         "as a method"
     )
     assert found.hint == "define it with `def execute(self, input, ctx):` (it may call the function assigned)"
+
+
+def test_a_tool_list_changed_before_its_skill_is_made_is_reported(tmp_path: Path) -> None:
+    tools = (
+        'from skillc import tool\n\n\n@tool\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n\n\n'
+        '@tool\ndef track(ref: str) -> str:\n    """Track."""\n    return ref\n'
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import ship, track\n\nTOOLS = [ship]\nTOOLS.append(track)\n"
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=TOOLS)])\nTOOLS.append(ship)  # too late to matter\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    found, unreached = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.path, found.line, found.col) == ("skill/dynamic-value", "src/agent.py", 5, 0)
+    assert unreached.code == "skill/unreachable-tool"  # track: the compiled agent never has it
+    assert found.message == (
+        "TOOLS.append(...) changes TOOLS when the module is imported, after the line that binds it (4), which is "
+        "all the compiler reads of the tools list: the compiled agent would not have the entries the module gives it"
+    )
