@@ -33,6 +33,23 @@ from .types import Diagnostic, Pos
 
 __all__ = ["IndexFailure", "analyse_source", "index_source"]
 
+#: The operator of each augmented assignment, as written before its ``=``.
+_OPERATORS: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.MatMult: "@",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.BitAnd: "&",
+}
+
 
 @dataclass(frozen=True)
 class IndexFailure:
@@ -86,6 +103,7 @@ class _Indexer(DefinitionReader):
         self.functions: list[FunctionInfo] = []
         self.assignments: list[ValueBinding] = []
         self.calls: list[Call] = []
+        self.changed_in_place: list[tuple[str, str, Pos]] = []
         #: Whether the statements being indexed sit under ``if TYPE_CHECKING:``.
         self.typing_only = False
 
@@ -103,6 +121,7 @@ class _Indexer(DefinitionReader):
             functions=tuple(self.functions),
             assignments=tuple(self.assignments),
             calls=tuple(self.calls),
+            changed_in_place=tuple(self.changed_in_place),
             inner_imports=scan.inner,
             dynamic_imports=scan.dynamic,
             reexport_only=scan.reexport_only,
@@ -126,6 +145,16 @@ class _Indexer(DefinitionReader):
                 self.functions.append(self._function(node, pos, branch))
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 self.assignments.extend(self._bindings(node, pos, branch))
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                        self.changed_in_place.append((target.value.id, "[...] =", pos))
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                self.changed_in_place.append((node.target.id, f"{_OPERATORS[type(node.op)]}=", pos))
+            elif isinstance(node, ast.Delete):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                        self.changed_in_place.append((target.value.id, "del [...]", pos))
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
                 call = self._expr(node.value)
                 assert isinstance(call, Call)

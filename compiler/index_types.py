@@ -295,6 +295,9 @@ class ModuleIndex:
     #: Where code run at import parses the process's command line: the call as written, and
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
+    #: Module-level statements that change a name's value in place, not by binding it again:
+    #: the name, the statement's kind (``"+="``, ``"[...] ="``, ``"del [...]"``), and where.
+    changed_in_place: tuple[tuple[str, str, Pos], ...] = ()
     #: The string literals passed as a call's first argument that are shaped like a relative
     #: path (``open("data/orders.json")``), and where (``index_paths``).
     path_literals: tuple[tuple[str, Pos], ...] = ()

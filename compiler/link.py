@@ -23,6 +23,7 @@ from ..contracts.spec import (
 )
 from .command_line_check import check_command_line
 from .early_names_check import check_early_names
+from .evaluate import describe
 from .import_checks import check_imports, report_import_cycles
 from .index_types import Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
@@ -38,6 +39,29 @@ __all__ = ["LinkResult", "link_project"]
 
 #: The methods of a list that change it in place.
 _LIST_MUTATIONS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "__setitem__"})
+
+
+def _mutates(call: Call, name: str) -> bool:
+    """Whether ``call`` is one of ``name``'s in-place list methods (``TOOLS.append(...)``)."""
+    if not isinstance(call.func, Ref):
+        return False
+    owner, _, method = call.func.dotted.rpartition(".")
+    return owner == name and method in _LIST_MUTATIONS
+
+
+def _method_of(call: Call) -> str:
+    """A method call as a message shows it: ``TOOLS.append(...)``."""
+    return f"{describe(call.func)}(...)"
+
+
+def _statement(name: str, how: str) -> str:
+    """A statement of ``ModuleIndex.changed_in_place`` as a message shows it: ``TOOLS += ...``."""
+    if how == "[...] =":
+        return f"{name}[...] = ..."
+    if how == "del [...]":
+        return f"del {name}[...]"
+    return f"{name} {how} ..."
+
 
 _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
 _AGENT_FIELDS = ("name", "persona", "skills")
@@ -216,21 +240,21 @@ class _Walk:
         the list as written, the module another.  (A change after the use, in the same module, comes
         too late to change what the skill or agent was given.)"""
         name = symbol.binding.name
-        for call in self.linker.modules[symbol.module].calls:
-            func = call.func
-            owner, _, method = func.dotted.rpartition(".") if isinstance(func, Ref) else ("", "", "")
-            if symbol.module == module and call.pos.line > used.line:
+        index = self.linker.modules[symbol.module]
+        changes = [(_method_of(call), call.pos) for call in index.calls if _mutates(call, name)]
+        changes += [(_statement(name, how), pos) for changed, how, pos in index.changed_in_place if changed == name]
+        for shown, pos in sorted(changes, key=lambda item: (item[1].line, item[1].col)):
+            if symbol.module == module and pos.line > used.line:
                 continue
-            if owner == name and method in _LIST_MUTATIONS:
-                self.linker.report(
-                    "skill/dynamic-value",
-                    symbol.module,
-                    call.pos,
-                    f"{owner}.{method}(...) changes {name} when the module is imported, after the line that binds it "
-                    f"({symbol.binding.pos.line}), which is all the compiler reads of the {what} list: the "
-                    "compiled agent would not have the entries the module gives it",
-                    hint=f"list every entry where {name} is bound",
-                )
+            self.linker.report(
+                "skill/dynamic-value",
+                symbol.module,
+                pos,
+                f"{shown} changes {name} when the module is imported, after the line that binds it "
+                f"({symbol.binding.pos.line}), which is all the compiler reads of the {what} list: the "
+                "compiled agent would not have the entries the module gives it",
+                hint=f"list every entry where {name} is bound",
+            )
 
     # --- skills ---------------------------------------------------------------------
 
