@@ -58,6 +58,13 @@ _STRING_CONSTRAINTS = frozenset(f"{module}.StringConstraints" for module in _PYD
 _STRING_KEYWORDS = ("min_length", "max_length", "strict", "strip_whitespace", "to_upper", "to_lower", "pattern")
 DISCRIMINATOR = frozenset(f"{module}.Discriminator" for module in _PYDANTIC_TYPES)
 _TAG = frozenset(f"{module}.Tag" for module in _PYDANTIC_TYPES)
+#: Validators in ``Annotated`` that run around the type's own validation and leave its input
+#: schema alone (unless ``json_schema_input_type`` says otherwise): after, before, wrap.
+_NEUTRAL_VALIDATORS = frozenset(
+    f"{module}.{name}"
+    for module in ("pydantic", "pydantic.functional_validators")
+    for name in ("AfterValidator", "BeforeValidator", "WrapValidator")
+)
 _DISCRIMINATOR_ERRORS = ("custom_error_type", "custom_error_message", "custom_error_context")
 _CONSTRAINTS = frozenset(name for pairs in VALIDATIONS.values() for name, _ in pairs) | frozenset(_SILENT)
 # Field() arguments that only change validation or serialization, never the schema.
@@ -132,6 +139,20 @@ class FieldReader:
 
     # --- Field(...) ------------------------------------------------------------------
 
+    def metadata_calls(self, metadata: list[tuple[str, Expr]]) -> list[FieldCall]:
+        """Each ``Annotated`` metadata item read as ``field_call`` reads it, refusing a constraint
+        after a validator: pydantic then writes some under their own names (``le``), not as JSON
+        Schema keywords."""
+        calls = []
+        after_validator = False
+        for module, item in metadata:
+            call = self.field_call(module, item)
+            if after_validator and call.constraints:
+                raise Unsupported(module, item.pos, f"a constraint after a validator in Annotated ({describe(item)})")
+            after_validator |= call.validator
+            calls.append(call)
+        return calls
+
     def is_field_call(self, module: str, expr: Expr) -> bool:
         return isinstance(expr, Call) and self.linker.external_name(module, expr.func) in _FIELD
 
@@ -147,7 +168,7 @@ class FieldReader:
                     module,
                     expr.pos,
                     f"Annotated metadata {describe(expr)} is not Field(...), an annotated_types constraint, "
-                    "StringConstraints(...) or Discriminator(...)",
+                    "StringConstraints(...), Discriminator(...) or an after, before or wrap validator",
                 )
             return found
         if expr.has_star or len(expr.args) > 1:
@@ -174,8 +195,9 @@ class FieldReader:
         return FieldCall(attributes, constraints)
 
     def metadata_call(self, module: str, expr: Expr) -> FieldCall | None:
-        """``Gt(0)``, ``Len(1, 5)``, ``Interval(...)``, ``Strict()``, ``StringConstraints(...)``
-        or ``Discriminator("kind")`` in ``Annotated``, as pydantic's known metadata; else ``None``."""
+        """``Gt(0)``, ``Len(1, 5)``, ``Interval(...)``, ``Strict()``, ``StringConstraints(...)``,
+        ``Discriminator("kind")`` or ``AfterValidator(check)`` in ``Annotated``, as pydantic's known
+        metadata; else ``None``."""
         target = expr.func if isinstance(expr, Call) else expr
         name = self.linker.external_name(module, target) or ""
         if name in _PYDANTIC_METADATA and not isinstance(expr, Call):  # Annotated[int, Strict]
@@ -199,6 +221,8 @@ class FieldReader:
             if not isinstance(value, str):
                 raise Unsupported(module, expr.pos, "Discriminator(...) other than a field name or a function")
             return FieldCall({"discriminator": value}, [])
+        if name in _NEUTRAL_VALIDATORS and len(expr.args) == 1 and not expr.kwargs:
+            return FieldCall({}, [], validator=True)  # the function runs; the schema is the type's
         if name in _TAG:
             tag = self.call_arguments(module, expr, ("tag",)).get("tag")
             if not isinstance(tag, str):

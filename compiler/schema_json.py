@@ -104,6 +104,8 @@ class FieldCall:
 
     attributes: dict[str, object]
     constraints: list[tuple[str, object, Expr]]
+    #: A validator (``AfterValidator(check)``) rather than a ``Field``: no attribute, no constraint.
+    validator: bool = False
 
 
 @dataclass

@@ -385,7 +385,7 @@ class SchemaBuilder(ConfigReader):
     def _field_json(self, source: FieldSource) -> tuple[str, JsonDict, bool]:
         module = source.module
         base, metadata = self.split_annotated(module, source.annotation)
-        calls = [self.field_call(item_module, item) for item_module, item in metadata]
+        calls = self.metadata_calls(metadata)
         for description in (source.doc, source.note):  # the note is the weakest
             if description is not None:
                 calls.insert(0, FieldCall({"description": description}, []))

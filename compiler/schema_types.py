@@ -394,8 +394,7 @@ class TypeReader(AnnotationReader):
         assert base is not None
         node = self.type_node(base[0], base[1], depth + 1)
         extras = 0
-        for item_module, item in metadata:
-            call = self.field_call(item_module, item)
+        for (item_module, item), call in zip(metadata, self.metadata_calls(metadata), strict=True):
             for name in call.attributes:
                 if name not in _INNER_ATTRIBUTES:
                     raise Unsupported(

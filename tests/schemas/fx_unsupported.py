@@ -101,7 +101,7 @@ class InputType(BaseModel):
 
 
 class AnnotatedValidator(BaseModel):
-    a: Annotated[int, AfterValidator(abs)]  # unsupported[AnnotatedValidator]: AfterValidator
+    a: Annotated[int, AfterValidator(abs), Field(le=10)]  # unsupported[AnnotatedValidator]: Field(le=10)
 
 
 class GenericModel(BaseModel, Generic[T]):  # unsupported[GenericModel]: Generic[T]

@@ -1,8 +1,18 @@
 """Validators, serializers and methods that leave the validation schema alone."""
 
-from typing import Any
+from typing import Annotated, Any, Optional
 
-from pydantic import BaseModel, computed_field, field_serializer, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    WrapValidator,
+    computed_field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 
 class Validated(BaseModel):
@@ -58,3 +68,25 @@ class Validated(BaseModel):
 
 class UsesValidated(BaseModel):
     inner: Validated
+
+
+def _positive(value: int) -> int:
+    if value <= 0:
+        raise ValueError("must be positive")
+    return value
+
+
+def _stripped(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _wrapped(value: Any, handler: Any) -> Any:
+    return handler(value)
+
+
+class AnnotatedValidators(BaseModel):
+    """Validators in Annotated: after, before and wrap leave the input schema to the type."""
+
+    count: Annotated[int, AfterValidator(_positive)] = 1
+    name: Annotated[str, Field(min_length=1), BeforeValidator(_stripped), Field(description="The name.")]
+    both: Annotated[Optional[int], WrapValidator(_wrapped), AfterValidator(lambda value: value)] = None
