@@ -27,7 +27,7 @@ from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_imports import is_type_checking, scan_imports
 from .index_paths import find_path_literals
-from .index_types import Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
+from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error
 from .types import Diagnostic, Pos
 
@@ -175,6 +175,26 @@ class _Indexer(DefinitionReader):
             self._module_block(node.finalbody, None)
         elif isinstance(node, ast.With):
             self._module_block(node.body, None)
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            self._loop_changes([*node.body, *node.orelse])
+
+    def _loop_changes(self, body: Sequence[ast.stmt]) -> None:
+        """The in-place changes of names in a module-level loop's body (``TOOLS.append(tool)``),
+        whose other statements the index does not read: what one pass binds is not known."""
+        pending = list(body)
+        while pending:
+            node = pending.pop(0)
+            pos = self._pos(node)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                func = node.value.func
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in LIST_MUTATIONS:
+                    self.changed_in_place.append((func.value.id, f".{func.attr}(...)", pos))
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                self.changed_in_place.append((node.target.id, f"{_OPERATORS[type(node.op)]}=", pos))
+            elif isinstance(node, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With | ast.Try | ast.TryStar):
+                blocks = [getattr(node, name, []) for name in ("body", "orelse", "finalbody")]
+                blocks += [handler.body for handler in getattr(node, "handlers", [])]
+                pending.extend(statement for block in blocks for statement in block)
 
     def _if(self, node: ast.If, pos: Pos) -> None:
         """Index an ``if`` and each ``elif`` after it: its own if statement, its own branches.

@@ -14,6 +14,7 @@ from typing import Literal, TypeAlias
 from .types import Pos
 
 __all__ = [
+    "LIST_MUTATIONS",
     "BinOp",
     "Call",
     "ClassInfo",
@@ -113,6 +114,10 @@ Expr: TypeAlias = Const | Ref | Call | Container | Subscript | BinOp | Dynamic
 
 
 # --- What one module defines --------------------------------------------------------
+
+
+#: The methods of a list that change it in place (``ModuleIndex.changed_in_place``).
+LIST_MUTATIONS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "__setitem__"})
 
 
 @dataclass(frozen=True)
@@ -296,7 +301,8 @@ class ModuleIndex:
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
     #: Module-level statements that change a name's value in place, not by binding it again:
-    #: the name, the statement's kind (``"+="``, ``"[...] ="``, ``"del [...]"``), and where.
+    #: the name, the statement's kind (``"+="``, ``"[...] ="``, ``"del [...]"``, and in a loop's
+    #: body ``".append(...)"`` and the other ``LIST_MUTATIONS``), and where.
     changed_in_place: tuple[tuple[str, str, Pos], ...] = ()
     #: The string literals passed as a call's first argument that are shaped like a relative
     #: path (``open("data/orders.json")``), and where (``index_paths``).

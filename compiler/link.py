@@ -25,7 +25,7 @@ from .command_line_check import check_command_line
 from .early_names_check import check_early_names
 from .evaluate import describe
 from .import_checks import check_imports, report_import_cycles
-from .index_types import Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
+from .index_types import LIST_MUTATIONS, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
 from .model_field_check import check_model_fields
 from .resolve import Linker
@@ -37,16 +37,13 @@ from .working_folder_check import working_folder_findings
 
 __all__ = ["LinkResult", "link_project"]
 
-#: The methods of a list that change it in place.
-_LIST_MUTATIONS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "__setitem__"})
-
 
 def _mutates(call: Call, name: str) -> bool:
     """Whether ``call`` is one of ``name``'s in-place list methods (``TOOLS.append(...)``)."""
     if not isinstance(call.func, Ref):
         return False
     owner, _, method = call.func.dotted.rpartition(".")
-    return owner == name and method in _LIST_MUTATIONS
+    return owner == name and method in LIST_MUTATIONS
 
 
 def _method_of(call: Call) -> str:
@@ -60,6 +57,8 @@ def _statement(name: str, how: str) -> str:
         return f"{name}[...] = ..."
     if how == "del [...]":
         return f"del {name}[...]"
+    if how.startswith("."):
+        return f"{name}{how} (in a loop)"
     return f"{name} {how} ..."
 
 

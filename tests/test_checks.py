@@ -317,3 +317,22 @@ def test_a_tool_list_changed_before_its_skill_is_made_is_reported(tmp_path: Path
         "TOOLS.append(...) changes TOOLS when the module is imported, after the line that binds it (4), which is "
         "all the compiler reads of the tools list: the compiled agent would not have the entries the module gives it"
     )
+
+
+def test_a_tool_list_changed_in_a_loop_or_by_an_operator_is_reported_where(tmp_path: Path) -> None:
+    tools = 'from skillc import tool\n\n\n@tool\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n'
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import ship\n\nTOOLS = [ship]\nfor extra in ():\n"
+        "    TOOLS.append(extra)\nTOOLS += []\nTOOLS[0] = ship\ndel TOOLS[1:]\n"
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=TOOLS)])\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    found = [
+        (item.code, item.line, item.message.split(" changes ")[0]) for item in compile_project(tmp_path).diagnostics
+    ]
+    assert found == [
+        ("skill/dynamic-value", 6, "TOOLS.append(...) (in a loop)"),
+        ("skill/dynamic-value", 7, "TOOLS += ..."),
+        ("skill/dynamic-value", 8, "TOOLS[...] = ..."),
+        ("skill/dynamic-value", 9, "del TOOLS[...]"),
+    ]
