@@ -25,7 +25,7 @@ from .command_line_check import check_command_line
 from .early_names_check import check_early_names
 from .evaluate import describe
 from .import_checks import check_imports, report_import_cycles
-from .index_types import LIST_MUTATIONS, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
+from .index_types import LIST_MUTATIONS, BinOp, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
 from .model_field_check import check_model_fields
 from .resolve import Linker
@@ -36,6 +36,21 @@ from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
 from .working_folder_check import working_folder_findings
 
 __all__ = ["LinkResult", "link_project"]
+
+
+#: How many ``+`` and constants deep a ``tools=`` list is followed.
+_MAX_CONCATENATION = 32
+
+
+def _operands(expr: Expr) -> Iterator[Expr]:
+    """The operands of a chain of ``+`` (``A + B + [c]``), or ``expr`` itself."""
+    pending = [expr]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, BinOp) and item.op == "+":
+            pending.extend((item.left, item.right))
+        else:
+            yield item
 
 
 def _mutates(call: Call, name: str) -> bool:
@@ -212,26 +227,54 @@ class _Walk:
             )
 
     def entries(self, module: str, expr: Expr | None, what: str) -> Iterator[tuple[str, Expr]]:
-        """The items of a ``tools=[...]``/``skills=[...]`` list, through constants."""
+        """The items of a ``tools=[...]``/``skills=[...]`` list, through constants and ``+`` of lists
+        (``COMMON + [special]``; of tuples too, never a list and a tuple, which Python refuses)."""
         if expr is None:
             return
         if isinstance(expr, Ref):
             symbol = self.linker.resolve_ref(module, expr.dotted)
-            if isinstance(symbol, ValueSym) and isinstance(symbol.binding.value, Container):
+            if isinstance(symbol, ValueSym) and self._sequence_kind(module, expr) is not None:
+                assert symbol.binding.value is not None
                 self.report_mutations(symbol, what, module, expr.pos)
                 yield from self.entries(symbol.module, symbol.binding.value, what)
                 return
+        if isinstance(expr, BinOp) and self._sequence_kind(module, expr) is not None:
+            yield from self.entries(module, expr.left, what)
+            yield from self.entries(module, expr.right, what)
+            return
         if not isinstance(expr, Container) or expr.kind not in ("list", "tuple") or expr.has_star:
             self.linker.report(
                 "skill/dynamic-value",
                 module,
                 expr.pos,
-                f"{what}= must be a literal list, or a module-level constant bound to one",
+                f"{what}= must be a literal list, a module-level constant bound to one, or a + of lists",
                 hint="list the entries where the compiler can read them",
             )
             return
         for item in expr.items:
             yield module, item
+
+    def _sequence_kind(self, module: str, expr: Expr, depth: int = 0) -> str | None:
+        """``"list"`` or ``"tuple"`` when ``expr`` is a literal one, a constant bound to one, or a
+        ``+`` of two of the same kind; ``None`` for anything else (a constant defined from
+        itself, ``TOOLS = TOOLS + [...]``, is anything else: its earlier binding is not modelled)."""
+        if depth > _MAX_CONCATENATION:
+            return None
+        if isinstance(expr, Container):
+            return expr.kind if expr.kind in ("list", "tuple") and not expr.has_star else None
+        if isinstance(expr, Ref):
+            symbol = self.linker.resolve_ref(module, expr.dotted)
+            if not isinstance(symbol, ValueSym) or symbol.binding.value is None:
+                return None
+            if any(
+                isinstance(item, Ref) and item.dotted == symbol.binding.name for item in _operands(symbol.binding.value)
+            ):
+                return None
+            return self._sequence_kind(symbol.module, symbol.binding.value, depth + 1)
+        if isinstance(expr, BinOp) and expr.op == "+":
+            left = self._sequence_kind(module, expr.left, depth + 1)
+            return left if left is not None and left == self._sequence_kind(module, expr.right, depth + 1) else None
+        return None
 
     def report_mutations(self, symbol: ValueSym, what: str, module: str, used: Pos) -> None:
         """Report a call at import that changes the list a ``tools=``/``skills=`` constant is bound to

@@ -336,3 +336,22 @@ def test_a_tool_list_changed_in_a_loop_or_by_an_operator_is_reported_where(tmp_p
         ("skill/dynamic-value", 8, "TOOLS[...] = ..."),
         ("skill/dynamic-value", 9, "del TOOLS[...]"),
     ]
+
+
+def test_tool_lists_joined_with_plus_compile_and_a_list_plus_a_tuple_does_not(tmp_path: Path) -> None:
+    tools = (
+        'from skillc import tool\n\n\n@tool\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n\n\n'
+        '@tool\ndef track(ref: str) -> str:\n    """Track."""\n    return ref\n'
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import ship, track\n\nCOMMON = [track]\n"
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=COMMON + [ship])])\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    report = compile_project(tmp_path, use_cache=False)
+    assert report.diagnostics == () and [tool.name for tool in report.tools] == ["track", "ship"]
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent.replace("COMMON = [track]", "COMMON = (track,)")})
+    found = compile_project(tmp_path, use_cache=False).diagnostics  # Python: can only concatenate tuple
+    assert [(item.code, item.line, item.col) for item in found if item.severity.value == "error"] == [
+        ("skill/dynamic-value", 5, 54)
+    ]
