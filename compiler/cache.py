@@ -49,7 +49,7 @@ __all__ = ["CACHE_DIR", "CACHE_FILES", "CACHE_FORMAT", "cache_key_path", "load_c
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
-CACHE_FORMAT = 35
+CACHE_FORMAT = 36
 _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
 #: Every cache file starts with this, then the signature of the rest.
 _MAGIC = b"skillc-cache\n"

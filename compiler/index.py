@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
+from .index_expressions import BINARY_OPERATORS
 from .index_imports import is_type_checking, scan_imports
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
@@ -33,22 +34,31 @@ from .types import Diagnostic, Pos
 
 __all__ = ["IndexFailure", "analyse_source", "index_source"]
 
-#: The operator of each augmented assignment, as written before its ``=``.
-_OPERATORS: dict[type[ast.operator], str] = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.MatMult: "@",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.BitAnd: "&",
-}
+#: What ``ModuleIndex.changed_in_place`` says of a change found in a module-level loop's body.
+_IN_A_LOOP = " (in a loop)"
+
+
+def _in_place_changes(node: ast.stmt) -> list[tuple[str, str]]:
+    """The names ``node`` changes in place without binding them again, each with the statement
+    as a message shows it: ``TOOLS.append(...)``, ``TOOLS += ...``, ``TOOLS[...] = ...``, ``del TOOLS[...]``."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in LIST_MUTATIONS:
+            return [(func.value.id, f"{func.value.id}.{func.attr}(...)")]
+        return []
+    if isinstance(node, ast.AugAssign):
+        if isinstance(node.target, ast.Name):
+            return [(node.target.id, f"{node.target.id} {BINARY_OPERATORS[type(node.op)]}= ...")]
+        return []
+    if isinstance(node, ast.Assign | ast.AnnAssign | ast.Delete):
+        targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+        shape = "del {}[...]" if isinstance(node, ast.Delete) else "{}[...] = ..."
+        return [
+            (target.value.id, shape.format(target.value.id))
+            for target in targets
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+        ]
+    return []
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,7 @@ class _Indexer(DefinitionReader):
 
     def _module_block(self, body: Sequence[ast.stmt], branch: str | None) -> None:
         for node, pos in self._placed(body):
+            self.changed_in_place.extend((name, shown, pos) for name, shown in _in_place_changes(node))
             if isinstance(node, ast.Import):
                 self._import(node, branch)
             elif isinstance(node, ast.ImportFrom):
@@ -145,16 +156,6 @@ class _Indexer(DefinitionReader):
                 self.functions.append(self._function(node, pos, branch))
             elif isinstance(node, ast.Assign | ast.AnnAssign):
                 self.assignments.extend(self._bindings(node, pos, branch))
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                        self.changed_in_place.append((target.value.id, "[...] =", pos))
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                self.changed_in_place.append((node.target.id, f"{_OPERATORS[type(node.op)]}=", pos))
-            elif isinstance(node, ast.Delete):
-                for target in node.targets:
-                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                        self.changed_in_place.append((target.value.id, "del [...]", pos))
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
                 call = self._expr(node.value)
                 assert isinstance(call, Call)
@@ -185,13 +186,8 @@ class _Indexer(DefinitionReader):
         while pending:
             node = pending.pop(0)
             pos = self._pos(node)
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-                func = node.value.func
-                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr in LIST_MUTATIONS:
-                    self.changed_in_place.append((func.value.id, f".{func.attr}(...)", pos))
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                self.changed_in_place.append((node.target.id, f"{_OPERATORS[type(node.op)]}=", pos))
-            elif isinstance(node, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With | ast.Try | ast.TryStar):
+            self.changed_in_place.extend((name, shown + _IN_A_LOOP, pos) for name, shown in _in_place_changes(node))
+            if isinstance(node, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With | ast.Try | ast.TryStar):
                 blocks = [getattr(node, name, []) for name in ("body", "orelse", "finalbody")]
                 blocks += [handler.body for handler in getattr(node, "handlers", [])]
                 pending.extend(statement for block in blocks for statement in block)

@@ -22,13 +22,14 @@ from typing import Literal, TypeVar, cast
 from .index_types import BinOp, Call, Const, Container, Dynamic, Expr, Ref, Subscript
 from .types import Pos
 
-__all__ = ["ExpressionReader", "dotted_name", "item_at"]
+__all__ = ["BINARY_OPERATORS", "ExpressionReader", "dotted_name", "item_at"]
 
 #: The deepest expression the index records; anything deeper is recorded as dynamic,
 #: so that no index value is too deep to pickle, compare or walk.
 _EXPRESSION_DEPTH = 100
 _DYNAMIC_TEXT_LIMIT = 80
-_BINARY_OPERATORS: dict[type[ast.operator], str] = {
+#: Every binary operator, as written.
+BINARY_OPERATORS: dict[type[ast.operator], str] = {
     ast.BitOr: "|",
     ast.BitAnd: "&",
     ast.Add: "+",
@@ -147,7 +148,7 @@ class ExpressionReader:
         if isinstance(node, ast.Subscript):
             return Subscript(self._expr(node.value), self._slice(node.slice), pos)
         if isinstance(node, ast.BinOp):
-            operator = _BINARY_OPERATORS.get(type(node.op), "?")
+            operator = BINARY_OPERATORS.get(type(node.op), "?")
             return BinOp(operator, self._expr(node.left), self._expr(node.right), pos)
         return self._dynamic(node, pos, wrapped)
 

@@ -19,10 +19,12 @@ from .types import Pos
 
 __all__ = ["find_path_literals"]
 
-#: A call's first argument written as a quoted relative path with a ``/`` between names, or
-#: as a file name with an extension: decided on the source text first (most modules hold none).
-_QUOTED_PATH = re.compile(rb"""\(\s*["'](?:(?:\./)?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7})["']""")
-_PATH = re.compile(r"(?:\./)?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}")
+#: A relative path with a ``/`` between names, or a file name with an extension.
+_PATH_PATTERN = r"(?:\./)?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}"
+_PATH = re.compile(_PATH_PATTERN)
+#: A call's first argument written as such a path, quoted: decided on the source text first
+#: (most modules hold none).
+_QUOTED_PATH = re.compile(rb"""\(\s*["'](?:""" + _PATH_PATTERN.encode() + rb""")["']""")
 
 
 def find_path_literals(

@@ -300,9 +300,10 @@ class ModuleIndex:
     #: Where code run at import parses the process's command line: the call as written, and
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
-    #: Module-level statements that change a name's value in place, not by binding it again:
-    #: the name, the statement's kind (``"+="``, ``"[...] ="``, ``"del [...]"``, and in a loop's
-    #: body ``".append(...)"`` and the other ``LIST_MUTATIONS``), and where.
+    #: Module-level statements that change a name's value in place, not by binding it again
+    #: (``TOOLS.append(...)`` and the other ``LIST_MUTATIONS``, ``TOOLS += ...``, ``TOOLS[...] = ...``,
+    #: ``del TOOLS[...]``; in branches, and in loops' bodies): the name, the statement as a message
+    #: shows it, and where.
     changed_in_place: tuple[tuple[str, str, Pos], ...] = ()
     #: The string literals passed as a call's first argument that are shaped like a relative
     #: path (``open("data/orders.json")``), and where (``index_paths``).

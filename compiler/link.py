@@ -23,9 +23,8 @@ from ..contracts.spec import (
 )
 from .command_line_check import check_command_line
 from .early_names_check import check_early_names
-from .evaluate import describe
 from .import_checks import check_imports, report_import_cycles
-from .index_types import LIST_MUTATIONS, BinOp, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
+from .index_types import BinOp, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
 from .model_field_check import check_model_fields
 from .resolve import Linker
@@ -33,7 +32,7 @@ from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
 from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
-from .working_folder_check import working_folder_findings
+from .working_folder_check import check_working_folder_paths
 
 __all__ = ["LinkResult", "link_project"]
 
@@ -51,30 +50,6 @@ def _operands(expr: Expr) -> Iterator[Expr]:
             pending.extend((item.left, item.right))
         else:
             yield item
-
-
-def _mutates(call: Call, name: str) -> bool:
-    """Whether ``call`` is one of ``name``'s in-place list methods (``TOOLS.append(...)``)."""
-    if not isinstance(call.func, Ref):
-        return False
-    owner, _, method = call.func.dotted.rpartition(".")
-    return owner == name and method in LIST_MUTATIONS
-
-
-def _method_of(call: Call) -> str:
-    """A method call as a message shows it: ``TOOLS.append(...)``."""
-    return f"{describe(call.func)}(...)"
-
-
-def _statement(name: str, how: str) -> str:
-    """A statement of ``ModuleIndex.changed_in_place`` as a message shows it: ``TOOLS += ...``."""
-    if how == "[...] =":
-        return f"{name}[...] = ..."
-    if how == "del [...]":
-        return f"del {name}[...]"
-    if how.startswith("."):
-        return f"{name}{how} (in a loop)"
-    return f"{name} {how} ..."
 
 
 _SKILL_FIELDS = ("name", "description", "context", "tools", "condition")
@@ -122,7 +97,7 @@ class _Walk:
         check_early_names(self.linker)
         check_command_line(self.linker)
         check_model_fields(self.linker)
-        self.linker.findings.extend(working_folder_findings(self.linker.modules, self.files, self.linker.config))
+        check_working_folder_paths(self.linker, self.files)
         agent = self.find_agent()
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.
@@ -277,15 +252,14 @@ class _Walk:
         return None
 
     def report_mutations(self, symbol: ValueSym, what: str, module: str, used: Pos) -> None:
-        """Report a call at import that changes the list a ``tools=``/``skills=`` constant is bound to
-        (``TOOLS.append(other)``) before ``module`` uses it at ``used``: the compiled agent would have
+        """Report a statement run at import that changes the list a ``tools=``/``skills=`` constant is
+        bound to (``TOOLS.append(other)``, ``TOOLS += [...]``) before ``module`` uses it at ``used``: the compiled agent would have
         the list as written, the module another.  (A change after the use, in the same module, comes
         too late to change what the skill or agent was given.)"""
         name = symbol.binding.name
-        index = self.linker.modules[symbol.module]
-        changes = [(_method_of(call), call.pos) for call in index.calls if _mutates(call, name)]
-        changes += [(_statement(name, how), pos) for changed, how, pos in index.changed_in_place if changed == name]
-        for shown, pos in sorted(changes, key=lambda item: (item[1].line, item[1].col)):
+        for changed, shown, pos in self.linker.modules[symbol.module].changed_in_place:
+            if changed != name:
+                continue
             if symbol.module == module and pos.line > used.line:
                 continue
             self.linker.report(
