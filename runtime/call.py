@@ -15,8 +15,9 @@ The steps, each of which may end the call with an error result:
 
 What the tool prints is captured per call and logged at debug level, never shown.
 Every step that runs the tool's code (its models' validators, ``needs_approval``,
-``execute``, its serializers) names the tool's import scope (``imports.set_running``),
-so that what the code imports at call time comes from the tool's bundle.
+``execute``, its serializers) runs with the call as its ``running.Running`` record: the
+tool's import scope, so that what the code imports at call time comes from the tool's
+bundle; the call's ``ToolContext``; the capture of what it prints.
 A client-side tool has no code: after step 1 its call goes the way of ``client.call_client``.
 ``call_tool`` runs a call of a tool of a ``store.DistStore``; ``Runtime.call`` is how the
 rest of skillc reaches it.
@@ -27,22 +28,22 @@ from __future__ import annotations
 import inspect
 import logging
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Coroutine
 from typing import Any, Final, NoReturn, TypeAlias, cast
 
 from pydantic import BaseModel, ValidationError
 
 from ..contracts.settings import CLIENT, IDEMPOTENT, NEEDS_APPROVAL, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
-from .capture import Capture, start_capture, stop_capture
+from .capture import Capture, redirecting
 from .client import ClientHandler, call_client
-from .context import ToolContext, make_current, stop_current
+from .context import ToolContext
 from .deadlines import DeadlineExceeded, Guard
-from .imports import reset_running, set_running
 from .inline import Outcome, begin, drive_sync
 from .json_edges import suspect
 from .ownjson import write_json
 from .results import CallRefused, ErrorType, ToolResult, refuse
+from .running import Running, start, stop
 from .serialize import (
     DEFAULT_MAX_OUTPUT_BYTES,
     SerializationFailure,
@@ -62,6 +63,9 @@ Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
 
 #: What ``_Call._execute`` holds before its first attempt ends.
 _NO_OUTCOME: Final[Outcome[Any]] = Outcome()
+#: The clocks of the call path (bound once: each call reads them several times).
+_clock: Final = time.monotonic
+_clock_ns: Final = time.perf_counter_ns
 #: At most this many tool names are listed when the model asks for one that does not exist.
 _MAX_NAMES_LISTED: Final = 30
 
@@ -143,11 +147,19 @@ def _render(value: object, output_model: type[BaseModel] | None, limit: int) -> 
     try:
         return to_json_text(value, limit=limit)
     except SerializationFailure as error:
-        refuse("serialization", f"The tool's result cannot be sent to the model: {error}.")
+        _unserializable(error)
 
 
-class _Call:
-    """One call in progress; ``run`` returns the output text or raises ``CallRefused``."""
+def _unserializable(error: SerializationFailure) -> NoReturn:
+    refuse("serialization", f"The tool's result cannot be sent to the model: {error}.")
+
+
+class _Call(Running):
+    """One call in progress; ``run`` returns the output text or raises ``CallRefused``.
+
+    It is also the ``Running`` record of the tool's code while that runs (its scope,
+    the call's context, the capture of its prints): one object less per call.
+    """
 
     __slots__ = (
         "approver",
@@ -155,11 +167,10 @@ class _Call:
         "attempts",
         "call_id",
         "client",
-        "context",
         "max_output_bytes",
         "name",
         "offered",
-        "printed",
+        "output_model",
         "store",
     )
 
@@ -175,17 +186,19 @@ class _Call:
         max_output_bytes: int,
         client: ClientHandler | None = None,
     ) -> None:
+        #: The caller's context until ``run`` makes the call's own of it (``ToolContext.for_call``).
+        self.context: ToolContext = context if context is not None else ToolContext()
+        self.scope = None
+        self.capture: Capture = Capture()
         self.store = store
         self.name = name
         self.arguments = arguments
         self.call_id = call_id
-        self.context = context if context is not None else ToolContext()
         self.offered = offered
         self.approver = approver
         self.client = client
         self.max_output_bytes = max_output_bytes
         self.attempts = 0
-        self.printed = Capture()
 
     def _unknown(self) -> NoReturn:
         names = sorted(self.offered) if self.offered is not None else list(self.store.tool_names)
@@ -194,42 +207,123 @@ class _Call:
         label = label if len(label) <= 100 else label[:100] + "..."
         refuse("unknown_tool", f"There is no tool named {label!r}. The tools are: {shown or 'none'}.")
 
-    async def run(self) -> str:
-        """Every step of the call, in order; the output text, or ``CallRefused`` from the step that failed."""
-        store = self.store
-        loaded = store.ready_tool(self.name)  # imported already: it exists and has code
-        entry = loaded.entry if loaded is not None else store.tool_entry(self.name)
+    async def result(self) -> ToolResult:
+        """Every step of the call, in order; the ``ToolResult``, an error result for the step that failed.
+
+        The tool's code runs with this call as the ``Running`` record (``running.start``):
+        its validators, and the first attempt of an async ``execute`` that needs no
+        approval, inline, in one stretch.  A call that goes well (most do) never reaches
+        ``_execute``, which asks for approval, makes the attempts left and says why one
+        failed, each attempt in a stretch of its own: skillc's own messages are logged
+        outside, where the capture does not take them.  (One coroutine for the whole call:
+        every step that can be is inline.)
+        """
+        started = _clock_ns()
+        error_type: ErrorType | None = None
+        guard: Guard | None = None
+        try:
+            loaded = self.store.ready_tool(self.name)  # imported already: it exists and has code
+            arguments: dict[Any, Any] | None = None
+            if loaded is None:
+                loaded, arguments = await self._first_call()
+            elif self.offered is not None:
+                self._check_offered()
+            if loaded is None:  # a client-side tool: the caller's handler gives the result
+                output = await self._client_call()
+            else:
+                self.scope = loaded.scope
+                self.context = self.context.for_call(self.call_id, self.name, loaded.entry.skill)
+                self.output_model = loaded.tool.output_schema
+                redirecting()
+                # Validating the arguments and the first attempt of an async execute share one guard.
+                guard = Guard(_clock() + loaded.timeout, loaded.label)
+                first: Outcome[Any] | None = None
+                running = start(self)
+                try:
+                    payload, arguments = self._arguments(loaded, arguments, guard)
+                    if loaded.asynchronous and loaded.approval is False:
+                        self.attempts = 1
+                        # The first attempt takes the call's guard over.
+                        begun = begin(
+                            loaded.tool.execute,
+                            (payload, self.context),
+                            loaded.timeout,
+                            loaded.label,
+                            self._render,
+                            guard,
+                        )
+                        first = begun if isinstance(begun, Outcome) else await begun
+                finally:
+                    stop(running)
+                if first is not None and first.then_ran and first.error is None and not first.timed_out:
+                    output = first.value  # type: ignore[assignment] # what _render returned: the result's text
+                else:
+                    if first is None and loaded.approval is not False and await self._needs_approval(loaded, payload):
+                        await self._approve(arguments if arguments is not None else parse_arguments(self.arguments))
+                    output = await self._execute(loaded, payload, first)
+        except CallRefused as refusal:
+            error_type, output = refusal.error_type, refusal.message
+        except Exception as error:
+            # The contract is a result, never an exception: whatever slipped through is a
+            # skillc bug, reported as one, and the caller still gets its result.
+            logger.exception("skillc failed while calling tool %r", self.name)
+            error_type, output = "execution", f"The runtime failed while calling the tool: {describe_exception(error)}"
+        finally:
+            if guard is not None:
+                guard.close()
+        # In milliseconds, to the microsecond (what round(..., 3) gives, at a fifth of its cost).
+        duration = (_clock_ns() - started + 500) // 1000 / 1000
+        if logger.isEnabledFor(logging.DEBUG):
+            if self.capture.text:
+                logger.debug("tool %r (call %s) printed:\n%s", self.name, self.call_id, self.capture.text)
+            logger.debug(
+                "tool %r (call %s) %s in %.1f ms", self.name, self.call_id, error_type or "succeeded", duration
+            )
+        return ToolResult.of_call(self.call_id, self.name, output, error_type, duration, self.attempts)
+
+    async def _first_call(self) -> tuple[LoadedTool | None, dict[Any, Any] | None]:
+        """The tool's first call: it exists and is offered, and its code loads; ``None`` for a client-side tool.
+
+        The arguments are read before the import (and returned): arguments that cannot be
+        read are refused without loading anything.
+        """
+        entry = self.store.tool_entry(self.name)
         if entry is None:
             self._unknown()
+        self._check_offered()
+        if entry.settings[CLIENT]:
+            return None, None
+        arguments = parse_arguments(self.arguments)
+        return await self._load(entry.settings[TIMEOUT]), arguments
+
+    def _check_offered(self) -> None:
         if self.offered is not None and self.name not in self.offered:
             refuse("not_offered", f"The tool {self.name!r} is not available right now; do not call it this turn.")
-        arguments: dict[Any, Any] | None = None
-        if loaded is None:  # not imported yet: arguments that cannot be read are refused before the import
-            if entry.settings[CLIENT]:
-                return await self._client_call(entry.settings[TIMEOUT])
-            arguments = parse_arguments(self.arguments)
-            try:
-                loaded = await store.load_tool(self.name, entry.settings[TIMEOUT])
-            except LoadError as error:
-                logger.error("tool %r cannot run: %s", self.name, error)
-                refuse("execution", f"The tool cannot run: {error}.")
-            except TimeoutError:
-                refuse("timeout", f"The tool's code did not load within {entry.settings[TIMEOUT]:g} s.")
-        # From here on, this task runs the tool's code (validators, an async execute).
-        running = set_running(loaded.scope)
-        # Validating the arguments and the first attempt of an async execute share one guard.
-        guard = Guard(time.monotonic() + loaded.timeout, loaded.label)
-        try:
-            payload, arguments = self._arguments(loaded, arguments, guard)
-            if loaded.approval is not False and await self._needs_approval(loaded, payload):
-                await self._approve(arguments if arguments is not None else parse_arguments(self.arguments))
-            return await self._execute(loaded, payload, guard)
-        finally:
-            guard.close()
-            reset_running(running)
 
-    async def _client_call(self, timeout: float) -> str:
+    async def _load(self, timeout: float) -> LoadedTool:
+        """Import the tool's bundle (once per store); a bundle that cannot load refuses the call."""
+        try:
+            return await self.store.load_tool(self.name, timeout)
+        except LoadError as error:
+            logger.error("tool %r cannot run: %s", self.name, error)
+            refuse("execution", f"The tool cannot run: {error}.")
+        except TimeoutError:
+            refuse("timeout", f"The tool's code did not load within {timeout:g} s.")
+
+    def _render(self, value: object) -> str:
+        """``begin``'s ``then`` for an async ``execute``: its result validated and made JSON text (``_render``)."""
+        if self.output_model is None:  # what _render does then, a call less: it runs on every call
+            try:
+                return to_json_text(value, limit=self.max_output_bytes)
+            except SerializationFailure as error:
+                _unserializable(error)
+        return _render(value, self.output_model, self.max_output_bytes)
+
+    async def _client_call(self) -> str:
         """A client-side tool's call (``client.call_client``): the caller's handler gives the result."""
+        entry = self.store.tool_entry(self.name)
+        assert entry is not None  # _first_call found it
+        timeout = entry.settings[TIMEOUT]
         try:
             tool = await self.store.load_client(self.name, timeout)
         except LoadError as error:
@@ -260,19 +354,23 @@ class _Call:
         what is wrong.  The model's validators are the tool's code: they run under the
         tool's timeout.
         """
-        model = loaded.input_model
+        model, validate_json = loaded.input_model, loaded.validate_json
         raw = self.arguments
-        if model is not None and parsed is None and loaded.input_schema is None and type(raw) is str and raw:
+        if parsed is None and validate_json is not None and type(raw) is str and raw:
             if not suspect(raw, floats=loaded.takes_floats):
+                guard.enter()  # what guard.run does, without a closure: it runs on every call
                 try:
-                    # What model_validate_json does, without its Python layer: it runs on every call.
-                    return guard.run(lambda: model.__pydantic_validator__.validate_json(raw)), None
+                    # What model_validate_json does, without its Python layer.
+                    return validate_json(raw), None
                 except DeadlineExceeded:
                     refuse("timeout", f"Validating the arguments took longer than {loaded.timeout:g} s.")
                 except CallRefused:
                     raise
-                except Exception:  # noqa: BLE001, S110 - read again below, to say exactly what is wrong
-                    pass
+                except Exception:  # noqa: BLE001 - read again below, to say exactly what is wrong
+                    if guard.past():  # what it raised is the interruption, wrapped by pydantic
+                        refuse("timeout", f"Validating the arguments took longer than {loaded.timeout:g} s.")
+                finally:
+                    guard.leave()
         arguments = parse_arguments(raw) if parsed is None else parsed
         if model is None:
             return arguments, arguments
@@ -311,19 +409,21 @@ class _Call:
         """
         if loaded.tool.output_schema is None and _plain(value):
             return _render(value, None, self.max_output_bytes)
+        running = start(self)
         try:
-            with self.printed.active():
-                text: str = drive_sync(
-                    lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
-                    loaded.timeout,
-                    loaded.label,
-                )
+            text: str = drive_sync(
+                lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
+                loaded.timeout,
+                loaded.label,
+            )
         except DeadlineExceeded:
             _serialization_timed_out(loaded.timeout)
         except CallRefused:
             raise
         except Exception as error:  # a custom serializer of the tool's failed
             _serialization_failed(error)
+        finally:
+            stop(running)
         return text
 
     @staticmethod
@@ -350,9 +450,7 @@ class _Call:
             lambda: decide(payload, self.context),
             asynchronous=inspect.iscoroutinefunction(decide),
             timeout=loaded.timeout,
-            capture=self.printed,
-            context=self.context,
-            scope=loaded.scope,
+            running=self,
             label=loaded.label,
         )
         if outcome.error is None and not outcome.timed_out and isinstance(outcome.value, bool):
@@ -377,81 +475,79 @@ class _Call:
         if outcome.value is not True:
             refuse("approval_denied", "A person declined to run this tool.")
 
-    async def _execute(self, loaded: LoadedTool, payload: Any, guard: Guard) -> str:
-        """Run ``execute`` with the tool's timeout and retries; its result as JSON text, else refuse.
+    async def _attempt(self, loaded: LoadedTool, payload: Any) -> Outcome[Any]:
+        """One run of ``execute``: its ``Outcome``, whose value is the result's JSON text for an async one.
 
         An async ``execute`` is awaited in this task rather than in a task or a thread of
         its own (a fraction of the cost per call), under a deadline that holds
-        (``inline.drive``); its result is validated and serialized right after, under the
-        same guard given the timeout anew.  A sync one runs in the pool (``invoke``).
-
-        An attempt that timed out is retried only for a tool marked ``idempotent=True``:
-        its code may still be running and have its effect, and a second attempt would
-        run beside it.  A tool marked ``idempotent=False`` is never retried.  A result
-        that fails its validation or serialization is not retried either.
+        (``inline.begin``); its result is validated and serialized right after, under the
+        same guard given the timeout anew (``then_ran``).  A sync one runs in the pool
+        (``invoke``); its value is the result.  Either way, with this call as the record
+        of what runs.
         """
-        entry, tool, timeout = loaded.entry, loaded.tool, loaded.timeout
-        context = self.context.for_call(self.call_id, self.name, entry.skill)
-        tries = loaded.tries
-        outcome: Outcome[Any] = _NO_OUTCOME  # every call makes one attempt at least
-        attempt = 0
-        while attempt < tries:
-            attempt += 1
-            self.attempts = attempt
-            if loaded.asynchronous:
-                # What `with self.printed.active(), context.activate():` does, without its two objects.
-                printing, current = start_capture(self.printed), make_current(context)
-                try:
-                    started = begin(
-                        lambda: tool.execute(payload, context),
-                        timeout,
-                        loaded.label,
-                        lambda value: _render(value, tool.output_schema, self.max_output_bytes),
-                        guard if attempt == 1 else None,  # the first attempt takes the call's guard over
-                    )
-                    outcome = started if isinstance(started, Outcome) else await started
-                finally:
-                    stop_current(current)
-                    stop_capture(printing)
-                if outcome.then_ran:  # the result: its text, or why it has none
-                    if outcome.error is None and not outcome.timed_out:
-                        return cast(str, outcome.value)  # what _render returned
-                    self._serialization_refused(outcome, timeout)
-            else:
-                outcome = await invoke(
-                    self.store.pool,
-                    lambda: tool.execute(payload, context),
-                    asynchronous=False,
-                    timeout=timeout,
-                    capture=self.printed,
-                    context=context,
-                    scope=loaded.scope,
-                    label=loaded.label,
-                )
-                if outcome.ok:
-                    return self._serialize(loaded, outcome.value)
+        execute, context = loaded.tool.execute, self.context
+        if loaded.asynchronous:
+            running = start(self)
+            try:
+                started = begin(execute, (payload, context), loaded.timeout, loaded.label, self._render)
+                return started if isinstance(started, Outcome) else await started
+            finally:
+                stop(running)
+        return await invoke(
+            self.store.pool,
+            lambda: execute(payload, context),
+            asynchronous=False,
+            timeout=loaded.timeout,
+            running=self,
+            label=loaded.label,
+        )
+
+    async def _execute(self, loaded: LoadedTool, payload: Any, first: Outcome[Any] | None) -> str:
+        """Run ``execute`` with the tool's timeout and retries; its result as JSON text, else refuse.
+
+        ``first`` is how the first attempt ended when ``run`` made it already (an async
+        ``execute``'s), else ``None``.  An attempt that timed out is retried only for a
+        tool marked ``idempotent=True``: its code may still be running and have its
+        effect, and a second attempt would run beside it.  A tool marked
+        ``idempotent=False`` is never retried.  A result that fails its validation or
+        serialization is not retried either.
+        """
+        timeout, tries = loaded.timeout, loaded.tries
+        attempt, outcome = (0, None) if first is None else (1, first)
+        while True:
+            if outcome is None:
+                attempt += 1
+                self.attempts = attempt
+                outcome = await self._attempt(loaded, payload)
+            if outcome.then_ran:  # an async execute's result: its text, or why it has none
+                if outcome.error is None and not outcome.timed_out:
+                    return cast(str, outcome.value)  # what _render returned
+                self._serialization_refused(outcome, timeout)
+            if outcome.ok:  # a sync execute's result
+                return self._serialize(loaded, outcome.value)
             what = (
                 f"timed out after {timeout:g} s"
                 if outcome.error is None
                 else f"raised {describe_exception(outcome.error)}"
             )
-            if outcome.timed_out and entry.settings[IDEMPOTENT] is not True:
+            if outcome.timed_out and loaded.entry.settings[IDEMPOTENT] is not True:
                 tries = attempt  # not retried: the attempt may still have its effect
-            if attempt < tries:
-                logger.warning("tool %r (call %s) %s; attempt %d of %d", self.name, self.call_id, what, attempt, tries)
-            else:
-                error = outcome.error
-                logger.warning(
-                    "tool %r (call %s) %s",
-                    self.name,
-                    self.call_id,
-                    what,
-                    exc_info=(type(error), error, error.__traceback__) if error is not None else None,
-                )
+            if attempt >= tries:
+                break
+            logger.warning("tool %r (call %s) %s; attempt %d of %d", self.name, self.call_id, what, attempt, tries)
+            outcome = None
+        error = outcome.error
+        logger.warning(
+            "tool %r (call %s) %s",
+            self.name,
+            self.call_id,
+            what,
+            exc_info=(type(error), error, error.__traceback__) if error is not None else None,
+        )
         after = f" (after {attempt} attempts)" if attempt > 1 else ""
-        if outcome.error is None:
+        if error is None:
             refuse("timeout", f"The tool did not finish within {timeout:g} s{after}.")
-        refuse("execution", f"The tool failed{after}: {describe_exception(outcome.error)}")
+        refuse("execution", f"The tool failed{after}: {describe_exception(error)}")
 
 
 def _serialization_timed_out(timeout: float) -> NoReturn:
@@ -463,7 +559,7 @@ def _serialization_failed(error: BaseException) -> NoReturn:
     refuse("serialization", f"Serializing the tool's result raised {describe_exception(error)}.")
 
 
-async def call_tool(
+def call_tool(
     store: DistStore,
     name: str,
     arguments: object,
@@ -474,26 +570,10 @@ async def call_tool(
     approver: Approver | None = None,
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
     client: ClientHandler | None = None,
-) -> ToolResult:
-    """Run one call of a tool of ``store`` through every step; a ``ToolResult`` always, never an exception.
+) -> Coroutine[Any, Any, ToolResult]:
+    """Run one call of a tool of ``store`` through every step (``await`` it); a ``ToolResult``
+    always, never an exception.
 
     ``client`` gives the results of client-side tools (``client.ClientHandler``).
     """
-    started = time.perf_counter()
-    call = _Call(store, name, arguments, call_id, context, offered, approver, max_output_bytes, client)
-    error_type: ErrorType | None = None
-    try:
-        output = await call.run()
-    except CallRefused as refusal:
-        error_type, output = refusal.error_type, refusal.message
-    except Exception as error:
-        # The contract is a result, never an exception: whatever slipped through is a
-        # skillc bug, reported as one, and the caller still gets its result.
-        logger.exception("skillc failed while calling tool %r", name)
-        error_type, output = "execution", f"The runtime failed while calling the tool: {describe_exception(error)}"
-    duration = (time.perf_counter() - started) * 1000
-    if logger.isEnabledFor(logging.DEBUG):
-        if call.printed.text:
-            logger.debug("tool %r (call %s) printed:\n%s", name, call_id, call.printed.text)
-        logger.debug("tool %r (call %s) %s in %.1f ms", name, call_id, error_type or "succeeded", duration)
-    return ToolResult.of_call(call_id, name, output, error_type, round(duration, 3), call.attempts)
+    return _Call(store, name, arguments, call_id, context, offered, approver, max_output_bytes, client).result()

@@ -1,8 +1,8 @@
 """Keep what tool code prints away from the caller's stdout and stderr, one call at a time.
 
 ``sys.stdout`` and ``sys.stderr`` are replaced, once, by proxies that send each write to
-the ``Capture`` of the code that wrote it (a context variable, so concurrent calls on
-the event loop and in worker threads never mix) and everything else to the stream
+the ``Capture`` of the code that wrote it (``running.now().capture``: a context variable,
+so concurrent calls on the event loop and in worker threads never mix) and everything else to the stream
 they replaced.  The proxies stay installed: a tool thread that outlived its timeout may
 still print, and it must not reach the terminal then either.  If someone replaces
 ``sys.stdout`` later (a test's capture, ``contextlib.redirect_stdout``), the next call
@@ -18,15 +18,16 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Iterable
-from contextvars import ContextVar, Token
+from contextvars import Token
 from typing import Any, Final, TextIO, cast
 
-__all__ = ["Capture", "install", "start_capture", "stop_capture"]
+from .running import Running, now, replaced, stop
+
+__all__ = ["Capture", "install", "redirecting", "start_capture", "stop_capture"]
 
 #: A capture keeps at most this much text; a tool printing in a loop cannot exhaust memory.
 MAX_CAPTURED_CHARS: Final = 64 * 1024
 
-_ACTIVE: ContextVar[Capture | None] = ContextVar("skillc_capture", default=None)
 _INSTALL_LOCK = threading.Lock()
 #: Held while any capture is written or read.  One for all: a capture is made for every call,
 #: and most calls print nothing, so a lock of each capture's own would mostly go unused.
@@ -82,18 +83,23 @@ class _Active:
         stop_capture(self._token)
 
 
-def start_capture(capture: Capture) -> Token[Capture | None]:
+def start_capture(capture: Capture) -> Token[Running]:
     """What ``capture.active()`` does on entering: this context's prints go to ``capture``
-    until ``stop_capture(token)``.  Without an object to make (the call path's, once per call).
+    until ``stop_capture(token)``.
     """
+    redirecting()
+    return replaced(capture=capture)
+
+
+def stop_capture(token: Token[Running]) -> None:
+    """Undo the ``start_capture`` that gave ``token``."""
+    stop(token)
+
+
+def redirecting() -> None:
+    """Make sure the proxies are in place: what is printed goes to the ``Capture`` of the code running."""
     if type(sys.stdout) is not _Redirect or type(sys.stderr) is not _Redirect:
         install()
-    return _ACTIVE.set(capture)
-
-
-def stop_capture(token: Token[Capture | None]) -> None:
-    """Undo the ``start_capture`` that gave ``token``."""
-    _ACTIVE.reset(token)
 
 
 class _Redirect:
@@ -103,7 +109,7 @@ class _Redirect:
         self._skillc_wrapped = stream
 
     def write(self, text: str) -> int:
-        capture = _ACTIVE.get()
+        capture = now().capture
         if capture is None:
             return self._skillc_wrapped.write(text)
         capture.write(str(text))
@@ -114,7 +120,7 @@ class _Redirect:
             self.write(line)
 
     def flush(self) -> None:
-        if _ACTIVE.get() is None:
+        if now().capture is None:
             self._skillc_wrapped.flush()
 
     def __getattr__(self, name: str) -> Any:

@@ -15,7 +15,7 @@ import math
 import threading
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
-from contextvars import ContextVar, Token
+from contextvars import Token
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal
@@ -25,6 +25,7 @@ from ..contracts.spec import ENVIRONMENTS
 from .data.api import DataStore
 from .data.open import scratch_store
 from .ownjson import read_json, write_json
+from .running import Running, now, replaced, stop
 from .serialize import human_size
 
 __all__ = [
@@ -39,8 +40,6 @@ __all__ = [
 ]
 
 Environment = Literal["sandbox", "production"]
-
-_CURRENT: ContextVar[ToolContext] = ContextVar("skillc_tool_context")
 
 #: The largest state, in bytes of its compact JSON (non-ASCII characters counted as escapes).
 MAX_STATE_BYTES: Final = 256 * 1024
@@ -307,6 +306,11 @@ def _frozen(data: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(data or {}))
 
 
+#: How ``ToolContext.for_call`` makes a context without ``__init__`` (bound once: one per call).
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """Everything a tool may know about the call it is serving.
@@ -349,10 +353,10 @@ class ToolContext:
         What ``dataclasses.replace`` would give, at a tenth of the cost: the copied
         fields were checked when this context was made, so they are not checked again.
         """
-        copy = object.__new__(ToolContext)
-        fields = copy.__dict__
-        fields.update(self.__dict__)
+        copy = _new(ToolContext)
+        fields = self.__dict__.copy()
         fields["call_id"], fields["tool"], fields["skill"] = call_id, tool, skill
+        _set(copy, "__dict__", fields)
         return copy
 
     def __repr__(self) -> str:
@@ -368,10 +372,10 @@ class ToolContext:
         Raises ``LookupError`` outside of one: a condition that needs the context must
         be run inside ``ctx.activate()`` (the runtime does that for every offer).
         """
-        try:
-            return _CURRENT.get()
-        except LookupError:
-            raise LookupError("no ToolContext is active: run the code inside `with ctx.activate():`") from None
+        context = now().context
+        if context is None:
+            raise LookupError("no ToolContext is active: run the code inside `with ctx.activate():`")
+        return context
 
     def activate(self) -> _Activation:
         """Make this context the current one inside the ``with`` block."""
@@ -394,13 +398,13 @@ class _Activation:
         stop_current(self._token)
 
 
-def make_current(context: ToolContext) -> Token[ToolContext]:
+def make_current(context: ToolContext) -> Token[Running]:
     """What ``context.activate()`` does on entering: ``context`` is ``ToolContext.current()``
-    until ``stop_current(token)``.  Without an object to make (the call path's, once per call).
+    until ``stop_current(token)``.
     """
-    return _CURRENT.set(context)
+    return replaced(context=context)
 
 
-def stop_current(token: Token[ToolContext]) -> None:
+def stop_current(token: Token[Running]) -> None:
     """Undo the ``make_current`` that gave ``token``."""
-    _CURRENT.reset(token)
+    stop(token)

@@ -104,15 +104,23 @@ class Guard:
         self._interrupted_at = 0.0
         self._hopeless = False
         self._notified = False
-        _GUARDS[id(self)] = self
-        if not _BUSY.is_set():
+        _GUARDS.add(self)
+        if not _awake():
             _watchdog.wake()
 
     def enter(self) -> None:
         """The guarded code starts running on this thread."""
-        self.thread = threading.get_ident()
+        self.thread = _thread_id()
         self.running = True
-        if self.thread == _MAIN_THREAD and not _handler_installed:
+        if not _handler_settled and self.thread == _MAIN_THREAD:
+            _install_handler()
+
+    def restart(self, timeout: float) -> None:
+        """``rearm(timeout)``, then ``enter()``: the next stretch of the same code starts on this thread."""
+        self.rearm(timeout)
+        self.thread = _thread_id()
+        self.running = True
+        if not _handler_settled and self.thread == _MAIN_THREAD:
             _install_handler()
 
     def leave(self) -> None:
@@ -127,13 +135,13 @@ class Guard:
     def close(self) -> None:
         """The stretch is over: the watchdog forgets it."""
         self.running = False
-        _GUARDS.pop(id(self), None)
+        _GUARDS.discard(self)
         if self._interrupted_at and self.thread != _MAIN_THREAD:
             _withdraw(self.thread)
 
     def past(self) -> bool:
         """Whether the deadline has passed."""
-        return self.expired or time.monotonic() >= self.deadline
+        return self.expired or _clock() >= self.deadline
 
     def run(self, function: Callable[[], _T]) -> _T:
         """``function()``, entered in this guard and left again (not closed: the guard can go on).
@@ -163,7 +171,7 @@ class Guard:
         watchdog decides on meanwhile finds the new deadline not passed (``_expire`` and
         the signal handler look at the deadline again) and is not sent.
         """
-        self.deadline = time.monotonic() + timeout
+        self.deadline = _clock() + timeout
         self.expired = False
         self._hopeless = False
         if self._interrupted_at:
@@ -172,8 +180,8 @@ class Guard:
                 _withdraw(self.thread)
 
 
-#: Every guard not yet closed, by ``id``; dict operations are atomic under the GIL.
-_GUARDS: dict[int, Guard] = {}
+#: Every guard not yet closed; set operations are atomic under the GIL.
+_GUARDS: set[Guard] = set()
 _MAIN_THREAD: Final = threading.main_thread().ident
 
 
@@ -182,6 +190,8 @@ _MAIN_THREAD: Final = threading.main_thread().ident
 _SIGNAL: Final = getattr(signal, "SIGRTMIN", 0) + 3 if hasattr(signal, "SIGRTMIN") else None
 _handler_installed = False
 _handler_refused = False
+#: Either of the two: nothing is left to try.
+_handler_settled = False
 
 _raise_in: Any = None
 _clear_in: Any = None
@@ -197,28 +207,32 @@ if sys.implementation.name == "cpython":
 def _on_signal(signum: int, frame: object) -> None:
     """Raise ``DeadlineExceeded`` if the main thread runs guarded code past its deadline."""
     now = time.monotonic()
-    for guard in list(_GUARDS.values()):
+    for guard in list(_GUARDS):
         if guard.running and guard.thread == _MAIN_THREAD and guard.expired and now >= guard.deadline:
             raise DeadlineExceeded(f"{guard.label} ran past its deadline")
 
 
 def _install_handler() -> None:
     """Install the signal handler, once, if the platform has the signal and it is free."""
-    global _handler_installed, _handler_refused
+    global _handler_installed, _handler_refused, _handler_settled
     if _handler_installed or _handler_refused:
         return
+    _handler_installed = _try_handler()
+    _handler_refused = not _handler_installed
+    _handler_settled = True
+
+
+def _try_handler() -> bool:
+    """Whether the handler could be installed (only where the signal exists and is nobody else's)."""
     if _SIGNAL is None or not hasattr(signal, "pthread_kill"):
-        _handler_refused = True
-        return
+        return False
     try:
         if signal.getsignal(_SIGNAL) not in (signal.SIG_DFL, None):
-            _handler_refused = True  # someone else's: leave it alone
-            return
+            return False  # someone else's: leave it alone
         signal.signal(_SIGNAL, _on_signal)
     except (ValueError, OSError):  # not the main thread after all, or not allowed
-        _handler_refused = True
-        return
-    _handler_installed = True
+        return False
+    return True
 
 
 def _interrupt(guard: Guard) -> None:
@@ -242,6 +256,11 @@ def _withdraw(thread: int) -> None:
 
 #: Set while the watchdog looks at guards; a new guard wakes it only when it is clear.
 _BUSY: Final = threading.Event()
+#: Whether ``_BUSY`` is set (bound once: a guard asks on every call).
+_awake: Final = _BUSY.is_set
+#: ``time.monotonic`` and ``threading.get_ident``, bound once: each guard calls them a few times.
+_clock: Final = time.monotonic
+_thread_id: Final = threading.get_ident
 
 
 class _Watchdog:
@@ -278,7 +297,7 @@ class _Watchdog:
                     continue
             idle_since = None
             soonest = now + TICK
-            for guard in list(_GUARDS.values()):
+            for guard in list(_GUARDS):
                 if now < guard.deadline:
                     soonest = min(soonest, guard.deadline)
                     continue

@@ -13,8 +13,8 @@ is called (``def execute(...): import store``, ``importlib.import_module("text.s
 - ``install`` wraps ``importlib.import_module`` once too, which
   ``importlib.resources.files("pkg")`` and ``pkgutil.resolve_name`` go through.  Its
   scope is that of the code calling it, else that of the tool whose code the runtime
-  is running (``set_running``: a context variable set around every invocation of user
-  code, in the worker thread or the task that runs it), else that of the nearest
+  is running (``running.now().scope``: a context variable set around every invocation of
+  user code, in the worker thread or the task that runs it), else that of the nearest
   bundle code up the stack (a thread the tool started itself, which has no context).
 
 The guarantee, at call time, in any thread or task, however many tools run at once:
@@ -66,9 +66,11 @@ import inspect
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextvars import ContextVar, Token
+from contextvars import Token
 from types import FrameType, ModuleType
 from typing import Any, Final, NoReturn, Protocol
+
+from .running import Running, now, replaced, stop
 
 __all__ = [
     "tool_code_running",
@@ -93,8 +95,6 @@ _MARK: Final = "__skillc_scope__"
 _STACK_DEPTH: Final = 64
 #: The top-level names of every bundle's modules in this process.
 _PROJECT_TOPS: set[str] = set()
-#: The scope of the tool whose code the runtime is running.
-_RUNNING: ContextVar[ImportScope | None] = ContextVar("skillc_import_scope", default=None)
 #: ``importlib.import_module`` itself, as the standard library defines it.
 plain_import_module: Final = importlib.import_module
 
@@ -208,7 +208,7 @@ def _calling_scope(frame: FrameType | None) -> ImportScope | None:
     found = _scope_in(frame.f_globals) if frame is not None else None
     if found is not None:
         return found
-    running = _RUNNING.get()
+    running = now().scope
     if running is not None:
         return running
     for _ in range(_STACK_DEPTH):
@@ -221,19 +221,19 @@ def _calling_scope(frame: FrameType | None) -> ImportScope | None:
     return None
 
 
-def set_running(scope: ImportScope | None) -> Token[ImportScope | None]:
+def set_running(scope: ImportScope | None) -> Token[Running]:
     """Say whose code runs from now on in this context (``None``: no tool's); undo with ``reset_running``."""
-    return _RUNNING.set(scope)
+    return replaced(scope=scope)
 
 
 def tool_code_running() -> bool:
     """Whether the code running in this context is a tool's (its condition, execute, ...)."""
-    return _RUNNING.get() is not None
+    return now().scope is not None
 
 
-def reset_running(token: Token[ImportScope | None]) -> None:
+def reset_running(token: Token[Running]) -> None:
     """Undo the ``set_running`` that returned ``token``."""
-    _RUNNING.reset(token)
+    stop(token)
 
 
 class ProcessExitRefused(BaseException):

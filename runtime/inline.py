@@ -149,13 +149,17 @@ class _Driven:
 _THEN_TIMED_OUT: Final[Outcome[Any]] = Outcome(timed_out=True, then_ran=True)
 
 
+#: ``Outcome(...)`` with every field given, without the Python layer of a named tuple's ``__new__``.
+_outcome: Final = tuple.__new__
+
+
 def _then(then: Callable[[Any], Any] | None, value: Any, guard: Guard, timeout: float) -> Outcome[Any]:
     """The code returned ``value``: what ``then`` makes of it, under the guard still entered, given ``timeout`` anew."""
     if then is None:
         return Outcome(value)
     guard.rearm(timeout)
     try:
-        return Outcome(then(value), None, False, True)
+        return _outcome(Outcome, (then(value), None, False, True))  # runs on every call
     except DeadlineExceeded:
         return _THEN_TIMED_OUT
     except BaseException as error:  # noqa: BLE001 - told to the caller in the outcome
@@ -177,8 +181,18 @@ def _left_behind(iterator: Any, label: str) -> Outcome[Any]:
     return _TIMED_OUT
 
 
+def _ended(outcome: _T, guard: Guard, owned: bool) -> _T:
+    """The code stopped running for good: close the guard if ``begin`` made it, else only leave it (its owner closes it)."""
+    if owned:
+        guard.close()
+    else:
+        guard.leave()
+    return outcome
+
+
 def begin(
-    function: Callable[[], Awaitable[_T] | _T],
+    function: Callable[..., Awaitable[_T] | _T],
+    arguments: tuple[Any, ...],
     timeout: float,
     label: str,
     then: Callable[[_T], Any] | None = None,
@@ -187,40 +201,38 @@ def begin(
     """``drive``'s first step, made here and now: its ``Outcome`` if the code finished without
     suspending, else what to await for the rest of it (in the same task, at once).
 
-    For a caller that would otherwise pay for a coroutine of ``drive``'s own on every call.
+    The code is ``function(*arguments)``.  For a caller that would otherwise pay for a
+    coroutine of ``drive``'s own, and a closure, on every call.  A ``guard`` given is the
+    caller's to close (unless the code suspends: then awaiting what this returns closes it).
     """
+    owned = guard is None
     if guard is None:
         guard = Guard(time.monotonic() + timeout, label)
-    else:
-        guard.rearm(timeout)
     iterator: Any = None
     try:
-        guard.enter()
+        if owned:
+            guard.enter()
+        else:
+            guard.restart(timeout)
         try:
-            awaitable = function()
+            awaitable = function(*arguments)
             if type(awaitable) is CoroutineType:
                 iterator = awaitable
             elif inspect.isawaitable(awaitable):
                 iterator = awaitable.__await__()
             else:
-                outcome = _then(then, awaitable, guard, timeout)
-                guard.close()
-                return outcome
+                return _ended(_then(then, awaitable, guard, timeout), guard, owned)
             yielded = iterator.send(None)
         except StopIteration as stop:
-            outcome = _then(then, stop.value, guard, timeout)
-            guard.close()
-            return outcome
+            return _ended(_then(then, stop.value, guard, timeout), guard, owned)
         except DeadlineExceeded:
-            guard.close()
+            _ended(None, guard, owned)
             return _left_behind(iterator, label)
         except BaseException as error:  # noqa: BLE001 - the code's result, whatever it is
-            guard.close()
-            return Outcome(error=error)
+            return _ended(Outcome(error=error), guard, owned)
         guard.leave()
     except DeadlineExceeded:  # it landed as the code finished, before the guard knew
-        guard.close()
-        return _TIMED_OUT
+        return _ended(_TIMED_OUT, guard, owned)
     return _Driven(guard, iterator, yielded, then, timeout)
 
 
@@ -244,5 +256,5 @@ async def drive(
     ``guard``, if given, is a guard of the caller's that this code takes over (given
     ``timeout`` anew, and closed at the end): one guard less to make per call.
     """
-    started = begin(function, timeout, label, then, guard)
+    started = begin(function, (), timeout, label, then, guard)
     return started if isinstance(started, Outcome) else await started

@@ -37,6 +37,7 @@ from ..contracts.settings import REQUIRED
 from .capture import Capture
 from .context import ToolContext
 from .imports import ImportScope
+from .running import Running
 from .serialize import describe_exception
 from .store import DistStore, LoadError
 from .workers import invoke
@@ -231,9 +232,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
             function,
             asynchronous=inspect.iscoroutinefunction(condition),
             timeout=max(0.0, deadline - loop.time()),
-            capture=printed,
-            context=context,
-            scope=scope,
+            running=Running(scope, context, printed),
             label=f"the condition of {kind} {name!r}",
         )
     finally:

@@ -29,6 +29,11 @@ ErrorType: TypeAlias = Literal[
 ERROR_TYPES: Final[tuple[ErrorType, ...]] = get_args(ErrorType)
 
 
+#: How ``ToolResult.of_call`` makes a result without ``__init__`` (bound once: one result per call).
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+
 @dataclass(frozen=True)
 class ToolResult:
     """The outcome of one call of one tool."""
@@ -58,15 +63,19 @@ class ToolResult:
         Equal to ``ToolResult(...)`` with the same fields, made at a third of the cost: one
         is made per call, and the checks of ``__post_init__`` hold by construction here.
         """
-        result = object.__new__(cls)
-        result.__dict__.update(
-            call_id=call_id,
-            name=name,
-            is_error=error_type is not None,
-            output=output,
-            error_type=error_type,
-            duration_ms=duration_ms,
-            attempts=attempts,
+        result = _new(cls)
+        _set(
+            result,
+            "__dict__",
+            {
+                "call_id": call_id,
+                "name": name,
+                "is_error": error_type is not None,
+                "output": output,
+                "error_type": error_type,
+                "duration_ms": duration_ms,
+                "attempts": attempts,
+            },
         )
         return result
 

@@ -44,6 +44,8 @@ MAX_LISTED: Final = 20
 _MAX_MESSAGE: Final = 2000
 #: A run of digits this long may be an integer too large for JSON readers (Python's included).
 _LONG_DIGITS: Final = re.compile(rb"[0-9]{4301}")
+#: ... so shorter text cannot hold one.
+_LONG_DIGITS_AT: Final = 4300
 #: A path step shown as it is: what field names and aliases look like, not e-mail addresses or prose.
 _SHOWN_STEP: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}", re.ASCII)
 #: An undeclared key is named only when it looks like a mistyped field name.
@@ -93,12 +95,13 @@ def to_json_text(value: object, *, limit: int = DEFAULT_MAX_OUTPUT_BYTES) -> str
             data = to_json(value, inf_nan_mode="null")
         except (PydanticSerializationError, ValueError, TypeError, RecursionError) as error:
             raise SerializationFailure(_first_line(error)) from None
-        if _LONG_DIGITS.search(data) is not None:  # rare: only then is the text read back to be sure
+        size = len(data)
+        # Rare, and only in text that long: only then is the text read back to be sure.
+        if size > _LONG_DIGITS_AT and _LONG_DIGITS.search(data) is not None:
             try:
                 decode_json(data)
             except ValueError as error:
                 raise SerializationFailure(f"its JSON cannot be read back: {error}") from None
-        size = len(data)
         text = data.decode("utf-8")
     if size > limit:
         raise SerializationFailure(f"it is {human_size(size)} of text, more than the limit of {human_size(limit)}")

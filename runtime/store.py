@@ -66,6 +66,9 @@ class LoadedTool:
     input_model: type[BaseModel] | None = field(init=False)
     #: Whether its input model could take a float (``json_edges.takes_floats``; no model: no arguments read by it).
     takes_floats: bool = field(init=False)
+    #: What validates JSON text of arguments straight into the input model (its pydantic-core
+    #: validator's ``validate_json``), unless there is no model or strict nulls to remove first.
+    validate_json: Callable[[str], Any] | None = field(init=False)
 
     def __post_init__(self) -> None:
         target = self.tool.function if isinstance(self.tool, FunctionTool) else self.tool.execute
@@ -80,6 +83,8 @@ class LoadedTool:
         model = self.tool.input_schema
         object.__setattr__(self, "input_model", model)
         object.__setattr__(self, "takes_floats", model is None or takes_floats(model))
+        direct = model.__pydantic_validator__.validate_json if model is not None and self.input_schema is None else None
+        object.__setattr__(self, "validate_json", direct)
 
 
 class DistStore:

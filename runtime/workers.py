@@ -8,11 +8,12 @@ daemons, so a hung tool never keeps the process from exiting.
 
 ``invoke`` is the one way the runtime runs user code (``execute``, ``condition()``,
 an approver): sync code in the pool, async code in a task on the loop, each under a
-timeout, with the ``ToolContext`` active, prints captured and the import scope of the
-tool whose code it is named (``imports.set_running``, so that the tool's call-time
-imports find its bundle's modules; ``None`` for code that is no tool's, an approver),
-and whatever it raises (``SystemExit`` included) returned as a value.  All three are
-set inside the worker thread or the task itself, so they hold whatever thread runs it.
+timeout, with the ``running.Running`` record it is given (the import scope of the tool
+whose code it is, so that the tool's call-time imports find its bundle's modules; the
+``ToolContext`` active; the capture of its prints; ``NOTHING`` for code that is no
+tool's, an approver), and whatever it raises (``SystemExit`` included) returned as a
+value.  The record is set inside the worker thread or the task itself, so it holds
+whatever thread runs it.
 """
 
 from __future__ import annotations
@@ -30,10 +31,9 @@ from concurrent.futures import Future
 from contextvars import Context, copy_context
 from typing import Any, Final, Generic, TypeVar
 
-from .capture import Capture, start_capture, stop_capture
-from .context import ToolContext, make_current, stop_current
-from .imports import ImportScope, reset_running, set_running
+from .capture import redirecting
 from .inline import CLOSE_GRACE, Outcome, drive
+from .running import NOTHING, Running, start, stop
 
 __all__ = ["DEFAULT_WORKERS", "Work", "WorkerPool", "invoke", "wait_future"]
 
@@ -184,57 +184,36 @@ async def wait_future(future: Future[Any], timeout: float | None) -> bool:
 
 
 class _Entered:
-    """Run the block as the tool's code: its imports, its printed output captured, its context current.
+    """Run the block with ``running`` as the record of what runs: the tool's imports, its
+    printed output captured, its context current.
 
     A plain context manager (not a generator's, and no ``ExitStack``): it runs around
     every sync call, in the worker thread, on the way to the result.
     """
 
-    __slots__ = ("_current", "_printing", "_running", "capture", "context", "scope")
+    __slots__ = ("_token", "running")
 
-    def __init__(self, capture: Capture | None, context: ToolContext | None, scope: ImportScope | None) -> None:
-        self.capture = capture
-        self.context = context
-        self.scope = scope
+    def __init__(self, running: Running) -> None:
+        self.running = running
 
     def __enter__(self) -> None:
-        self._running = set_running(self.scope)
-        self._printing = self._current = None
-        try:
-            if self.capture is not None:
-                self._printing = start_capture(self.capture)
-            if self.context is not None:
-                self._current = make_current(self.context)
-        except BaseException:
-            self.__exit__()
-            raise
+        if self.running.capture is not None:
+            redirecting()
+        self._token = start(self.running)
 
     def __exit__(self, *exc_info: object) -> None:
-        try:
-            if self._current is not None:
-                stop_current(self._current)
-            if self._printing is not None:
-                stop_capture(self._printing)
-        finally:
-            reset_running(self._running)
+        stop(self._token)
 
 
-def _enter(
-    function: Callable[[], _T], capture: Capture | None, context: ToolContext | None, scope: ImportScope | None
-) -> _T:
-    with _Entered(capture, context, scope):
+def _enter(function: Callable[[], _T], running: Running) -> _T:
+    with _Entered(running):
         return function()
 
 
 async def _enter_async(
-    function: Callable[[], Any],
-    timeout: float | None,
-    label: str,
-    capture: Capture | None,
-    context: ToolContext | None,
-    scope: ImportScope | None,
+    function: Callable[[], Any], timeout: float | None, label: str, running: Running
 ) -> Outcome[Any]:
-    with _Entered(capture, context, scope):
+    with _Entered(running):
         if timeout is None:
             try:
                 value = function()
@@ -284,15 +263,13 @@ async def invoke(
     *,
     asynchronous: bool,
     timeout: float | None,
-    capture: Capture | None = None,
-    context: ToolContext | None = None,
-    scope: ImportScope | None = None,
+    running: Running = NOTHING,
     label: str = "code of no tool",
 ) -> Outcome[Any]:
     """Run user code: in the pool when sync, in a task when async, never raising.
 
-    ``scope`` is the import scope of the tool whose code it is (``None``: no tool's);
-    ``label`` names the code in log messages.  Async code that blocks the loop past the
+    ``running`` is the record it runs with (``NOTHING``: no tool's code, no context, its
+    prints not captured); ``label`` names the code in log messages.  Async code that blocks the loop past the
     deadline is interrupted there (``inline.drive``).
     A sync function that returns an awaitable has it awaited on the loop, within what
     is left of the same deadline.
@@ -301,7 +278,7 @@ async def invoke(
     deadline = None if timeout is None else loop.time() + timeout
     call: Callable[[], Any] = function
     if not asynchronous:
-        work = pool.submit(lambda: _enter(function, capture, context, scope))
+        work = pool.submit(lambda: _enter(function, running))
         if not await _wait_work(pool, work, timeout):
             return Outcome(timed_out=True)
         error = work.future.exception()
@@ -314,7 +291,7 @@ async def invoke(
             deadline = loop.time() + timeout - (time.monotonic() - work.started_at)
         call = lambda: value  # noqa: E731 - the awaitable it returned runs on the loop
     remaining = None if deadline is None else max(0.0, deadline - loop.time())
-    task = loop.create_task(_enter_async(call, remaining, label, capture, context, scope))
+    task = loop.create_task(_enter_async(call, remaining, label, running))
     try:
         # The task answers by its deadline itself; waiting a little longer only covers
         # the time it takes to close code left behind there.

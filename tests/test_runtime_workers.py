@@ -14,6 +14,7 @@ import pytest
 from runtime_support import run
 from skillc.runtime.capture import Capture
 from skillc.runtime.context import ToolContext
+from skillc.runtime.running import Running
 from skillc.runtime.workers import Outcome, WorkerPool, invoke
 
 
@@ -86,8 +87,7 @@ def test_the_context_and_the_capture_reach_the_code(pool: WorkerPool, asynchrono
             coroutine if asynchronous else sync,
             asynchronous=asynchronous,
             timeout=1,
-            capture=printed,
-            context=context,
+            running=Running(None, context, printed),
         )
     )
     assert outcome.value == "call-9"

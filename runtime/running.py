@@ -1,0 +1,88 @@
+"""What code runs now, in this context: whose it is, for which call, and where its prints go.
+
+One context variable holds a ``Running`` record for the user code in progress (a
+condition, validators, ``execute``, serializers, an approver, a bundle's import):
+
+- ``scope``: the import scope of the tool whose code it is (``imports``), or ``None``
+  for code that is no tool's;
+- ``context``: the ``ToolContext`` that ``ToolContext.current()`` returns (``context``);
+- ``capture``: the ``Capture`` that receives what the code prints (``capture``), or
+  ``None`` for the real streams.
+
+One variable rather than one per fact: a context variable costs an allocation each
+time it is set and again when it is reset, and the call path sets these around every
+call.  Code that changes one fact (``ctx.activate()``, ``capture.active()``) sets a
+record that keeps the other two (``Running.replacing``).  The record is read, never
+changed, once it is set: a task or thread that copied the context sees what was
+running when it was copied.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # the modules that read each field import this one
+    from .capture import Capture
+    from .context import ToolContext
+    from .imports import ImportScope
+
+__all__ = ["KEEP", "NOTHING", "Running", "now", "replaced", "start", "stop"]
+
+
+class _Keep:
+    """The type of ``KEEP``."""
+
+    __slots__ = ()
+
+
+#: Given to ``Running.replacing`` for a field that stays as it is.
+KEEP: Final = _Keep()
+
+
+class Running:
+    """Whose code runs, for which context, printing where (see the module)."""
+
+    __slots__ = ("capture", "context", "scope")
+
+    def __init__(self, scope: ImportScope | None, context: ToolContext | None, capture: Capture | None) -> None:
+        self.scope = scope
+        self.context = context
+        self.capture = capture
+
+    def replacing(
+        self,
+        *,
+        scope: ImportScope | None | _Keep = KEEP,
+        context: ToolContext | None | _Keep = KEEP,
+        capture: Capture | None | _Keep = KEEP,
+    ) -> Running:
+        """A record like this one with the fields given changed (``KEEP`` keeps one)."""
+        return Running(
+            self.scope if isinstance(scope, _Keep) else scope,
+            self.context if isinstance(context, _Keep) else context,
+            self.capture if isinstance(capture, _Keep) else capture,
+        )
+
+
+#: No user code runs: no tool's scope, no context, the real streams.
+NOTHING: Final = Running(None, None, None)
+
+_NOW: Final[ContextVar[Running]] = ContextVar("skillc_running", default=NOTHING)
+
+#: The record of the code running in this context (``NOTHING`` outside of any).
+now: Final = _NOW.get
+#: Make ``running`` the record of this context until ``stop(token)``; returns the token.
+start: Final = _NOW.set
+#: Undo the ``start`` that returned ``token``.
+stop: Final = _NOW.reset
+
+
+def replaced(
+    *,
+    scope: ImportScope | None | _Keep = KEEP,
+    context: ToolContext | None | _Keep = KEEP,
+    capture: Capture | None | _Keep = KEEP,
+) -> Token[Running]:
+    """``start`` a record like the current one with the fields given changed; undo with ``stop``."""
+    return _NOW.set(_NOW.get().replacing(scope=scope, context=context, capture=capture))
