@@ -40,7 +40,7 @@ class Capture:
     __slots__ = ("_parts", "_size", "truncated")
 
     def __init__(self) -> None:
-        self._parts: list[str] = []
+        self._parts: list[str] | None = None  # made on the first write: most calls print nothing
         self._size = 0
         self.truncated = False
 
@@ -53,6 +53,8 @@ class Capture:
                 return
             if len(text) > room:
                 text, self.truncated = text[:room], True
+            if self._parts is None:
+                self._parts = []
             self._parts.append(text)
             self._size += len(text)
 
@@ -60,7 +62,7 @@ class Capture:
     def text(self) -> str:
         """Everything kept so far."""
         with _WRITE_LOCK:
-            return "".join(self._parts)
+            return "".join(self._parts) if self._parts is not None else ""
 
     def active(self) -> _Active:
         """Send what this context prints here, inside the ``with`` block."""

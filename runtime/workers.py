@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import itertools
 import logging
@@ -32,6 +33,7 @@ from contextvars import Context, copy_context
 from typing import Any, Final, Generic, TypeVar
 
 from .capture import redirecting
+from .deadlines import Guard
 from .inline import CLOSE_GRACE, Outcome, drive
 from .running import NOTHING, Running, start, stop
 
@@ -48,14 +50,17 @@ _NUMBERS = itertools.count(1)
 
 
 class Work(Generic[_T]):
-    """One job given to the pool: its future, when it started, and whether its thread was written off."""
+    """One job given to the pool: its future and outcome, when it started, and whether its thread was written off."""
 
-    __slots__ = ("context", "function", "future", "started", "started_at", "written_off")
+    __slots__ = ("context", "error", "function", "future", "started", "started_at", "value", "written_off")
 
     def __init__(self, function: Callable[[], _T], context: Context) -> None:
         self.function = function
         self.context = context
         self.future: Future[_T] = Future()
+        #: What the function returned, or raised: set before the future is done, read without its lock.
+        self.value: _T | None = None
+        self.error: BaseException | None = None
         self.written_off = False
         self.started = False
         self.started_at = 0.0
@@ -75,7 +80,8 @@ class WorkerPool:
         self._size = size
         self._name = name
         self._queue: queue.SimpleQueue[Work[Any] | None] = queue.SimpleQueue()
-        self._idle = threading.Semaphore(0)
+        #: Threads waiting for a job (under ``_lock``, as the thread count is).
+        self._idle = 0
         self._lock = threading.Lock()
         self._threads = 0
         self._written_off = 0
@@ -93,7 +99,9 @@ class WorkerPool:
             if self._closed:
                 raise RuntimeError("the worker pool is closed")
             self._queue.put(work)
-            if not self._idle.acquire(blocking=False) and self._threads < self._size:
+            if self._idle:
+                self._idle -= 1
+            elif self._threads < self._size:
                 self._spawn()
         return work
 
@@ -144,13 +152,15 @@ class WorkerPool:
                 try:
                     result = work.context.run(work.function)
                 except BaseException as error:  # SystemExit too: the caller reads it as a value
+                    work.error = error
                     work.future.set_exception(error)
                 else:
+                    work.value = result
                     work.future.set_result(result)
             with self._lock:
                 if work.written_off:
                     return  # a replacement took this thread's place while it was stuck
-            self._idle.release()
+                self._idle += 1
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:
@@ -174,12 +184,18 @@ async def wait_future(future: Future[Any], timeout: float | None) -> bool:
             loop.call_soon_threadsafe(_wake, waiter)
 
     future.add_done_callback(wake)
-    timer = None if timeout is None else loop.call_later(timeout, _wake, waiter)
+    # The deadline watchdog wakes the waiter at the timeout (``Guard.on_expire``): a loop timer
+    # made and cancelled per wait costs several times as much (a sync tool call waits once).
+    guard = (
+        None
+        if timeout is None
+        else Guard(time.monotonic() + timeout, "a wait", loop=loop, on_expire=functools.partial(_wake, waiter))
+    )
     try:
         await waiter
     finally:
-        if timer is not None:
-            timer.cancel()
+        if guard is not None:
+            guard.close()
     return future.done()
 
 
@@ -281,12 +297,11 @@ async def invoke(
         work = pool.submit(lambda: _enter(function, running))
         if not await _wait_work(pool, work, timeout):
             return Outcome(timed_out=True)
-        error = work.future.exception()
+        error, value = work.error, work.value  # set before its future was done: no lock to take
         if error is not None:
             return Outcome(error=error)
-        value = work.future.result()
         if not inspect.isawaitable(value):
-            return Outcome(value=value)
+            return Outcome(value)
         if timeout is not None:  # the deadline counts from when the job started
             deadline = loop.time() + timeout - (time.monotonic() - work.started_at)
         call = lambda: value  # noqa: E731 - the awaitable it returned runs on the loop
