@@ -35,10 +35,12 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple, TypeVar
 
 from .dist_record import FOLDER, DistRecord, Recorder, Seen, Status, Written, proven, seen
 from .output import staging_prefix
@@ -60,6 +62,8 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _READ = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
+_J = TypeVar("_J")
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -183,18 +187,24 @@ class _Folders:
     def __init__(self, root: Path) -> None:
         self.root = str(root)
         self._open: dict[str, int] = {}
+        #: Held while a folder is opened: threads filling folders side by side open each once.
+        self._opening = threading.RLock()
 
     def fd(self, folder: str) -> int | None:
         """The descriptor of ``folder`` (relative), opened on first use; ``None`` without descriptors."""
         if not RECYCLING:
             return None
-        if folder not in self._open:
-            if folder == "":
-                self._open[folder] = os.open(self.root, FOLDER)
-            else:
-                parent, _, name = folder.rpartition("/")
-                self._open[folder] = os.open(name, FOLDER, dir_fd=self.fd(parent))
-        return self._open[folder]
+        found = self._open.get(folder)
+        if found is not None:
+            return found
+        with self._opening:
+            if folder not in self._open:
+                if folder == "":
+                    self._open[folder] = os.open(self.root, FOLDER)
+                else:
+                    parent, _, name = folder.rpartition("/")
+                    self._open[folder] = os.open(name, FOLDER, dir_fd=self.fd(parent))
+            return self._open[folder]
 
     def at(self, folder: str, name: str) -> tuple[str, int | None]:
         """What names ``name`` inside ``folder`` for an ``os`` call: the name and its folder's descriptor."""
@@ -231,35 +241,36 @@ class _Folders:
 def _fill(
     staging: Path, previous: Path | None, wanted: dict[str, dict[str, bytes]], known: _Known, *, recycled: bool
 ) -> Staged:
-    """Make ``staging`` hold exactly ``wanted``, sharing what it can with ``previous``, and record it."""
+    """Make ``staging`` hold exactly ``wanted``, sharing what it can with ``previous``, and record it.
+
+    The top folder and the groups (``tools``, ``skills``) first, in this thread; then each
+    tool's and skill's folder, which depend on nothing but their group, in threads
+    (``_each_in_threads``): making a file or a folder is the file system's work, which
+    overlaps.  What each made is recorded here, in ``wanted``'s order, so the record does
+    not depend on which thread finished first.
+    """
     new, old = _Folders(staging), _Folders(previous) if previous is not None else None
     recorder = Recorder()
     try:
         surveyed = survey(_require(new.fd("")), known.spared, known.record, known.now) if recycled else None
         present = surveyed.files if surveyed is not None else {"": {}}
         shared = 0
+        jobs: list[tuple[str, dict[str, bytes], dict[str, Seen] | None]] = []
         for folder, files in wanted.items():
             if surveyed is not None and _as_it_is(surveyed, folder, files, recorder):
                 del present[folder]
                 shared += len(files)
                 continue
-            have = present.pop(folder, None)
-            if have is None:
-                new.mkdir(folder)  # never the top: it is there, recycled or new
-                have = {}
-            old_fd = _folder_fd(old, folder, known.now)
-            for name, data in files.items():
-                prior = _prior(known, folder, name, old_fd, data)
-                kept, found = _put(new, folder, name, data, have.pop(name, None), old, prior)
-                shared += kept
-                recorder.file(folder, name, found, data)
-            for name in have:  # what the recycled folder holds and the new dist/ does not
-                new.unlink(folder, name)
-            if folder.count("/") == 1:
-                recorder.folder(folder, new.status(folder))
-                new.close(folder)
-                if old is not None:
-                    old.close(folder)
+            job = (folder, files, present.pop(folder, None))
+            if "/" in folder:  # a tool's or a skill's: its group is made, and open, by now
+                jobs.append(job)
+                continue
+            filled = _fill_folder(new, old, known, *job)
+            if folder:
+                new.fd(folder)  # opened here, once, for the threads that work inside it
+            shared += _recorded(recorder, filled)
+        for filled in _each_in_threads(lambda job: _fill_folder(new, old, known, *job), jobs):
+            shared += _recorded(recorder, filled)
         for folder in sorted(present, reverse=True):  # folders of tools and skills that are gone, then groups
             for name in present[folder]:
                 new.unlink(folder, name)
@@ -272,6 +283,92 @@ def _fill(
         new.close()
         if old is not None:
             old.close()
+
+
+class _Filled(NamedTuple):
+    """What ``_fill_folder`` made of one folder, to be recorded."""
+
+    folder: str
+    #: How many of its files are the current ``dist/``'s own (hard links).
+    shared: int
+    #: Each file: its name, its status once there, its bytes.
+    files: list[tuple[str, Seen, bytes]]
+    #: The folder's own status once filled; ``None`` for the top folder and the groups (recorded last).
+    status: os.stat_result | None
+
+
+def _fill_folder(
+    new: _Folders,
+    old: _Folders | None,
+    known: _Known,
+    folder: str,
+    files: Mapping[str, bytes],
+    have: dict[str, Seen] | None,
+) -> _Filled:
+    """Make ``folder`` of the staging tree hold exactly ``files``; ``have`` is what the recycled folder holds there
+    (``None``: nothing, the folder is made)."""
+    if have is None:
+        new.mkdir(folder)  # never the top: it is there, recycled or new
+        have = {}
+    old_fd = _folder_fd(old, folder, known.now)
+    shared = 0
+    made: list[tuple[str, Seen, bytes]] = []
+    for name, data in files.items():
+        prior = _prior(known, folder, name, old_fd, data)
+        kept, found = _put(new, folder, name, data, have.pop(name, None), old, prior)
+        shared += kept
+        made.append((name, found, data))
+    for name in have:  # what the recycled folder holds and the new dist/ does not
+        new.unlink(folder, name)
+    status = None
+    if folder.count("/") == 1:
+        status = new.status(folder)
+        new.close(folder)
+        if old is not None:
+            old.close(folder)
+    return _Filled(folder, shared, made, status)
+
+
+def _recorded(recorder: Recorder, filled: _Filled) -> int:
+    """Record what ``_fill_folder`` made; how many of its files are shared."""
+    for name, found, data in filled.files:
+        recorder.file(filled.folder, name, found, data)
+    if filled.status is not None:
+        recorder.folder(filled.folder, filled.status)
+    return filled.shared
+
+
+#: Folders are filled in threads from this many on (fewer are done in this thread).
+THREADED_FROM: Final = 4
+#: How many threads fill folders at once: past a few, the file system gives no more.
+_THREADS: Final = 4
+
+
+def _each_in_threads(function: Callable[[_J], _R], jobs: Sequence[_J]) -> list[_R]:
+    """``function(job)`` for each of ``jobs``, in a few threads; the results in the order of ``jobs``.
+
+    The first job that raised (in that order) raises here, once every job has ended:
+    the caller closes the folders they work in only then, even when this thread is
+    interrupted meanwhile (the interruption is raised once they have).
+    """
+    if len(jobs) < THREADED_FROM:
+        return [function(job) for job in jobs]
+    pool = ThreadPoolExecutor(max_workers=_THREADS, thread_name_prefix="skillc-staging")
+    futures: list[Future[_R]] = []
+    interruption: BaseException | None = None
+    try:
+        futures.extend(pool.submit(function, job) for job in jobs)
+    except BaseException as error:  # noqa: BLE001 - raised below, once the jobs submitted have ended
+        interruption = error
+    while True:
+        try:
+            pool.shutdown(wait=True, cancel_futures=interruption is not None)
+            break
+        except BaseException as error:  # noqa: BLE001 - an interruption while the threads still write
+            interruption = interruption or error
+    if interruption is not None:
+        raise interruption
+    return [future.result() for future in futures]
 
 
 def _as_it_is(surveyed: Survey, folder: str, files: Mapping[str, bytes], recorder: Recorder) -> bool:

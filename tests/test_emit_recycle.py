@@ -12,11 +12,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from helpers import RunSkill, read_tree, write_project, write_tree
+from skillc.compiler.staging import THREADED_FROM, _each_in_threads
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool
@@ -244,3 +246,21 @@ def test_an_out_folder_outside_the_project_is_refilled_with_nothing_left_beside_
         assert read_tree(out) == _fresh_dist(skill, tmp_path, state, f"out-{number}")
         assert sorted(path.name for path in out.parent.iterdir()) == ["agent"]
         assert sorted(path.name for path in project.iterdir()) == [".skill", "pyproject.toml", "src"]
+
+
+def test_folders_filled_in_threads_have_all_ended_before_the_first_failure_is_raised() -> None:
+    ended: list[int] = []
+
+    def fill(number: int) -> int:
+        time.sleep(0.002 * (10 - number))  # the later jobs end first
+        ended.append(number)
+        if number in (3, 7):
+            raise OSError(f"job {number} failed")
+        return number * 2
+
+    jobs = list(range(10))
+    assert len(jobs) >= THREADED_FROM
+    with pytest.raises(OSError, match="job 3 failed"):  # the first in the jobs' order, not in time
+        _each_in_threads(fill, jobs)
+    assert sorted(ended) == jobs
+    assert _each_in_threads(lambda number: number * 2, jobs) == [number * 2 for number in jobs]
