@@ -133,23 +133,6 @@ def _validated(
         refuse(error_type, f"{validating} raised {describe_exception(error)}.")
 
 
-def _render(value: object, output_model: type[BaseModel] | None, limit: int) -> str:
-    """Validate the result against the output model, then make it JSON text; else refuse."""
-    if output_model is not None and not isinstance(value, output_model):
-        value = _validated(
-            output_model,
-            value,
-            "output_validation",
-            "The tool's result does not match its output schema",
-            "Validating the tool's result",
-            from_attributes=True,
-        )
-    try:
-        return to_json_text(value, limit=limit)
-    except SerializationFailure as error:
-        _unserializable(error)
-
-
 def _unserializable(error: SerializationFailure) -> NoReturn:
     refuse("serialization", f"The tool's result cannot be sent to the model: {error}.")
 
@@ -311,13 +294,24 @@ class _Call(Running):
             refuse("timeout", f"The tool's code did not load within {timeout:g} s.")
 
     def _render(self, value: object) -> str:
-        """``begin``'s ``then`` for an async ``execute``: its result validated and made JSON text (``_render``)."""
-        if self.output_model is None:  # what _render does then, a call less: it runs on every call
-            try:
-                return to_json_text(value, limit=self.max_output_bytes)
-            except SerializationFailure as error:
-                _unserializable(error)
-        return _render(value, self.output_model, self.max_output_bytes)
+        """The tool's result validated against its output model (where it has one), then made JSON text; else refuse.
+
+        ``begin``'s ``then`` for an async ``execute``: it runs on every call.
+        """
+        model = self.output_model
+        if model is not None and not isinstance(value, model):
+            value = _validated(
+                model,
+                value,
+                "output_validation",
+                "The tool's result does not match its output schema",
+                "Validating the tool's result",
+                from_attributes=True,
+            )
+        try:
+            return to_json_text(value, limit=self.max_output_bytes)
+        except SerializationFailure as error:
+            _unserializable(error)
 
     async def _client_call(self) -> str:
         """A client-side tool's call (``client.call_client``): the caller's handler gives the result."""
@@ -357,7 +351,7 @@ class _Call(Running):
         model, validate_json = loaded.input_model, loaded.validate_json
         raw = self.arguments
         if parsed is None and validate_json is not None and type(raw) is str and raw:
-            if not suspect(raw, floats=loaded.takes_floats):
+            if not suspect(raw, loaded.takes_floats):
                 guard.enter()  # what guard.run does, without a closure: it runs on every call
                 try:
                     # What model_validate_json does, without its Python layer.
@@ -407,12 +401,12 @@ class _Call(Running):
         input's validation, its prints captured and interrupted at the deadline.  Plain
         JSON data cannot run code while it is serialized: it needs no guard.
         """
-        if loaded.tool.output_schema is None and _plain(value):
-            return _render(value, None, self.max_output_bytes)
+        if self.output_model is None and _plain(value):
+            return self._render(value)
         running = start(self)
         try:
             text: str = drive_sync(
-                lambda: _render(value, loaded.tool.output_schema, self.max_output_bytes),
+                lambda: self._render(value),
                 loaded.timeout,
                 loaded.label,
             )
@@ -565,7 +559,6 @@ def call_tool(
     arguments: object,
     call_id: str,
     context: ToolContext | None,
-    *,
     offered: Collection[str] | None = None,
     approver: Approver | None = None,
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,

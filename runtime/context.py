@@ -373,7 +373,7 @@ class ToolContext:
         be run inside ``ctx.activate()`` (the runtime does that for every offer).
         """
         context = now().context
-        if context is None:
+        if not isinstance(context, ToolContext):
             raise LookupError("no ToolContext is active: run the code inside `with ctx.activate():`")
         return context
 

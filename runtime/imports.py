@@ -209,7 +209,7 @@ def _calling_scope(frame: FrameType | None) -> ImportScope | None:
     if found is not None:
         return found
     running = now().scope
-    if running is not None:
+    if isinstance(running, ImportScope):
         return running
     for _ in range(_STACK_DEPTH):
         if frame is None:

@@ -37,7 +37,7 @@ _WRAPPERS: Final = frozenset(
 )
 
 
-def suspect(text: str, *, floats: bool = True) -> bool:
+def suspect(text: str, floats: bool = True) -> bool:
     """Whether JSON text may hold what the two readers disagree on; ``floats=False`` for a model
     that takes no float (``takes_floats``): then only a run of hundreds of digits is suspect.
 

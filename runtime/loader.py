@@ -143,15 +143,7 @@ class Runtime:
         (The coroutine is ``call_tool``'s own: one coroutine less per call than an ``async def`` here.)
         """
         return call_tool(
-            self.store,
-            name,
-            arguments,
-            call_id,
-            context,
-            offered=offered,
-            approver=approver,
-            max_output_bytes=self.max_output_bytes,
-            client=client,
+            self.store, name, arguments, call_id, context, offered, approver, self.max_output_bytes, client
         )
 
     def close(self) -> None:

@@ -199,6 +199,9 @@ class _Hiding:
     reason: str
     #: A condition that said ``False`` is routine; one that failed is worth a warning.
     failed: bool = True
+    #: Its time ran out (loading, or its condition): what an offer with a budget no longer than
+    #: that time reports as the budget's.
+    late: bool = False
 
 
 async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeout: float) -> _Hiding | None:
@@ -221,7 +224,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
     except LoadError as error:
         return _Hiding(f"its code cannot be loaded: {error}")
     except TimeoutError:
-        return _Hiding(f"loading its code took longer than {timeout:g} s")
+        return _Hiding(f"loading its code took longer than {timeout:g} s", late=True)
     if condition is None:
         return None
     printed = Capture()
@@ -240,7 +243,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
     if printed.text:
         logger.debug("the condition of %s %r printed:\n%s", kind, name, printed.text)
     if outcome.timed_out:
-        return _Hiding(f"its condition() did not return within {timeout:g} s")
+        return _Hiding(f"its condition() did not return within {timeout:g} s", late=True)
     if outcome.error is not None:
         return _Hiding(f"its condition() raised {describe_exception(outcome.error)}")
     if outcome.value is True:
@@ -288,7 +291,8 @@ async def _evaluate(
     for task in done:
         why = task.result()
         if why is not None:
-            hiding[tasks[task]] = why
+            # Given the budget as its own timeout, it ran out with the budget, whichever clock said so first.
+            hiding[tasks[task]] = _Hiding(late) if why.late and budget <= timeout else why
     return hiding
 
 

@@ -20,14 +20,9 @@ running when it was copied.
 from __future__ import annotations
 
 from contextvars import ContextVar, Token
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
-if TYPE_CHECKING:  # the modules that read each field import this one
-    from .capture import Capture
-    from .context import ToolContext
-    from .imports import ImportScope
-
-__all__ = ["KEEP", "NOTHING", "Running", "now", "replaced", "start", "stop"]
+__all__ = ["KEEP", "NOTHING", "Printed", "Running", "now", "replaced", "start", "stop"]
 
 
 class _Keep:
@@ -40,12 +35,28 @@ class _Keep:
 KEEP: Final = _Keep()
 
 
+class Printed(Protocol):
+    """Where what the code prints goes: a ``capture.Capture``."""
+
+    def write(self, text: str) -> None:
+        """Keep ``text``."""
+
+    @property
+    def text(self) -> str:
+        """Everything kept so far."""
+
+
 class Running:
-    """Whose code runs, for which context, printing where (see the module)."""
+    """Whose code runs, for which context, printing where (see the module).
+
+    The scope and the context are typed loosely (``imports.ImportScope``,
+    ``context.ToolContext``): the modules that read them import this one, so this one
+    cannot import them; each checks the type of what it reads.
+    """
 
     __slots__ = ("capture", "context", "scope")
 
-    def __init__(self, scope: ImportScope | None, context: ToolContext | None, capture: Capture | None) -> None:
+    def __init__(self, scope: object, context: object, capture: Printed | None) -> None:
         self.scope = scope
         self.context = context
         self.capture = capture
@@ -53,9 +64,9 @@ class Running:
     def replacing(
         self,
         *,
-        scope: ImportScope | None | _Keep = KEEP,
-        context: ToolContext | None | _Keep = KEEP,
-        capture: Capture | None | _Keep = KEEP,
+        scope: object = KEEP,
+        context: object = KEEP,
+        capture: Printed | None | _Keep = KEEP,
     ) -> Running:
         """A record like this one with the fields given changed (``KEEP`` keeps one)."""
         return Running(
@@ -80,9 +91,9 @@ stop: Final = _NOW.reset
 
 def replaced(
     *,
-    scope: ImportScope | None | _Keep = KEEP,
-    context: ToolContext | None | _Keep = KEEP,
-    capture: Capture | None | _Keep = KEEP,
+    scope: object = KEEP,
+    context: object = KEEP,
+    capture: Printed | None | _Keep = KEEP,
 ) -> Token[Running]:
     """``start`` a record like the current one with the fields given changed; undo with ``stop``."""
     return _NOW.set(_NOW.get().replacing(scope=scope, context=context, capture=capture))
