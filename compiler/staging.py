@@ -243,11 +243,12 @@ def _fill(
 ) -> Staged:
     """Make ``staging`` hold exactly ``wanted``, sharing what it can with ``previous``, and record it.
 
-    The top folder and the groups (``tools``, ``skills``) first, in this thread; then each
-    tool's and skill's folder, which depend on nothing but their group, in threads
-    (``_each_in_threads``): making a file or a folder is the file system's work, which
-    overlaps.  What each made is recorded here, in ``wanted``'s order, so the record does
-    not depend on which thread finished first.
+    The top folder, the groups (``tools``, ``skills``) and the folders a recycled tree
+    holds already first, in this thread; then each new folder of a tool or a skill, which
+    depends on nothing but its group, in threads (``_each_in_threads``): making a file or
+    a folder is the file system's work, which overlaps.  What each made is recorded here,
+    the new folders after the others, in ``wanted``'s order: the record does not depend on
+    which thread finished first.
     """
     new, old = _Folders(staging), _Folders(previous) if previous is not None else None
     recorder = Recorder()
@@ -255,6 +256,7 @@ def _fill(
         surveyed = survey(_require(new.fd("")), known.spared, known.record, known.now) if recycled else None
         present = surveyed.files if surveyed is not None else {"": {}}
         shared = 0
+        # New folders of tools and skills, made in threads once their groups are there.
         jobs: list[tuple[str, dict[str, bytes], dict[str, Seen] | None]] = []
         for folder, files in wanted.items():
             if surveyed is not None and _as_it_is(surveyed, folder, files, recorder):
@@ -262,11 +264,12 @@ def _fill(
                 shared += len(files)
                 continue
             job = (folder, files, present.pop(folder, None))
-            if "/" in folder:  # a tool's or a skill's: its group is made, and open, by now
+            if "/" in folder and job[2] is None:
                 jobs.append(job)
                 continue
+            # The top, a group (before the folders inside it), or a recycled folder: mostly kept as it is.
             filled = _fill_folder(new, old, known, *job)
-            if folder:
+            if "/" not in folder and folder:
                 new.fd(folder)  # opened here, once, for the threads that work inside it
             shared += _recorded(recorder, filled)
         for filled in _each_in_threads(lambda job: _fill_folder(new, old, known, *job), jobs):
