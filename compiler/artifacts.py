@@ -37,6 +37,7 @@ from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
 from .link_cache import LinkResult
 from .manifest_reuse import entry_inputs, retargeted
+from .manifest_text import tool_entry_json
 from .requirements import Dependencies, environment_key
 from .resolve import Linker
 from .schema import function_schema, model_schema
@@ -420,10 +421,6 @@ def _with_manifest_entries(tools: list[EmittedTool], built: list[tuple[int, str,
             missing.append(position)
         else:
             tools[position] = EmittedTool(tool, files._replace(manifest_json=entry))
-    if not missing:
-        return
-    from .manifest_text import tool_entry_json  # the manifest's models (pydantic): only for entries not reused
-
     for position in missing:
         tool, files = tools[position].info, tools[position].files
         entry = tool_entry_json(

@@ -1,7 +1,7 @@
 """What ``dist/`` will hold for each tool and skill, as the artifact builder hands it to the writer.
 
 A leaf of plain types, so that checking a project (which builds artifacts but writes
-nothing) never imports the writer and the manifest models it needs.
+nothing) never imports the writer.
 """
 
 from __future__ import annotations

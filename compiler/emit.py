@@ -21,6 +21,7 @@ from .dist_files import EmittedSkill, EmittedTool
 from .dist_record import current_status
 from .json_text import indented_json
 from .manifest_reuse import Skeleton, manifest_bytes, reused_skeleton, skeleton_key
+from .manifest_text import manifest_skeleton, tool_entry_json
 from .output import Fingerprint, check_output_folder, fingerprint, remove_leftovers
 from .requirements import environment_key
 from .staging import spare_folder, stage_dist
@@ -55,8 +56,6 @@ def _tool_entry(tool: EmittedTool) -> str:
     files = tool.files
     if files.manifest_json:
         return files.manifest_json
-    from .manifest_text import tool_entry_json  # the manifest's models (pydantic): only for what no cache holds
-
     return tool_entry_json(
         tool.info, files.archive, files.entry_module, files.requirements, files.output_schema is not None
     )
@@ -73,7 +72,7 @@ def dist_files(
     """Every file of ``dist/``, by path relative to it, and the manifest's ``Skeleton``.
 
     ``known`` is the skeleton of the last manifest written: reused when only the sources'
-    digest changed (``manifest_reuse``), else the manifest's models make it again.
+    digest changed (``manifest_reuse``), else made again (``manifest_text``).
     """
     files: dict[str, bytes] = {}
     for tool in tools:
@@ -90,10 +89,8 @@ def dist_files(
     conditions = [(skill.info, skill.archive, skill.entry_module) for skill in skills]
     key = skeleton_key(agent, conditions, warnings, environment_key())
     document = reused_skeleton(known, key, digest, [skill.archive for skill in skills])
-    if document is None:
-        from .manifest_text import manifest_skeleton  # the models (pydantic): more than a digest changed
-
-        document = manifest_skeleton(agent, conditions, warnings, digest).document()
+    if document is None:  # more than a digest changed
+        document = manifest_skeleton(agent, conditions, warnings, digest)
     files[MANIFEST] = manifest_bytes(document, [_tool_entry(tool) for tool in tools])
     return files, Skeleton(key, document)
 

@@ -1,27 +1,22 @@
 """Manifest text rendered by an earlier compile, reused where only a digest changed.
 
-Everything ``manifest.json`` says is rendered by the models the runtime reads it with
-(``manifest_text``, ``contracts.manifest``), and those take pydantic: importing it and
-building the models costs a fresh process about a tenth of a second, more than the rest
-of a compile after one edit.  The commonest edit changes a tool's code and nothing it
-declares; then its manifest entry differs from the last one only in its archive's
-``sha256``, and the manifest without its tools only in ``source_digest`` and in the
-``sha256`` of the skills' condition archives (a condition's module often imports the
-tools).  So:
+The commonest edit changes a tool's code and nothing it declares; then its manifest entry
+differs from the last one only in its archive's ``sha256``, and the manifest without its
+tools only in ``source_digest`` and in the ``sha256`` of the skills' condition archives (a
+condition's module often imports the tools).  Rendering hundreds of entries again would
+be work proportional to the project for an edit of one file.  So:
 
 - a tool's entry is kept (with its artifacts) beside ``entry_inputs``, a digest of all it
   was rendered from but the archive; when the digest is the same, ``retargeted`` gives the
-  old text with the new archive's digest written in, which is the text the models render
-  for it (a ``sha256`` is 64 lowercase hex digits, valid for any archive, and appears in
-  the entry once);
+  old text with the new archive's digest written in, which is the text ``manifest_text``
+  renders for it (a ``sha256`` is 64 lowercase hex digits, valid for any archive, and
+  appears in the entry once);
 - the manifest without its tools is kept as a ``Skeleton``, with ``skeleton_key``, a
   digest of all it was made from but those digests; ``reused_skeleton`` gives its
-  document with the new ones (the sources' digest is a string, which the model keeps as
-  it is).
+  document with the new ones (the sources' digest is a string, kept as it is).
 
-Both digests include ``requirements.environment_key``, so a text made by another skillc, or
-under another pydantic, is never reused.  Whatever does not match is rendered by the models.
-This module does not import them.
+Both digests include ``requirements.environment_key``, so a text made by another skillc is
+never reused.  Whatever does not match is rendered again (``manifest_text``).
 """
 
 from __future__ import annotations

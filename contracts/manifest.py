@@ -1,9 +1,12 @@
-"""The shape of ``dist/manifest.json``: the compiler writes it with these models, the runtime reads it with them.
+"""The shape of ``dist/manifest.json``: the runtime reads it with these models.
 
 Each model is frozen.  Reading ignores keys it does not know (a newer compiler may add
 some) and checks the ones it does, including that every path stays inside ``dist/``; the
 tool settings are checked by their rows of ``contracts.settings``.  ``Manifest.document``
-gives the JSON the compiler writes, so what is written is exactly what can be read back.
+gives the JSON the compiler writes.  The compiler makes that JSON without these models
+(``compiler.manifest_text``: pydantic would cost every compile a tenth of a second), and
+the test suite proves, for every shape of entry, that what it writes is exactly what they
+read and render again.
 """
 
 from __future__ import annotations
