@@ -70,15 +70,17 @@ TOOL_INFO = st.builds(
     is_async=st.booleans(),
 )
 ARCHIVE = st.binary(min_size=1, max_size=64)
+#: What a tool's manifest entry is rendered from.
+ENTRY_INPUTS = {
+    "info": TOOL_INFO,
+    "archives": st.tuples(ARCHIVE, ARCHIVE),
+    "requirements": st.lists(st.sampled_from(["httpx>=0.27", "pydantic>=2", 'a; extra == "b"']), max_size=2),
+    "has_output": st.booleans(),
+}
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    info=TOOL_INFO,
-    archives=st.tuples(ARCHIVE, ARCHIVE),
-    requirements=st.lists(st.sampled_from(["httpx>=0.27", "pydantic>=2", 'a; extra == "b"']), max_size=2),
-    has_output=st.booleans(),
-)
+@given(**ENTRY_INPUTS)
 def test_an_entry_written_is_what_the_models_read_and_render_again(
     info: ToolInfo, archives: tuple[bytes, bytes], requirements: list[str], has_output: bool
 ) -> None:
@@ -90,12 +92,7 @@ def test_an_entry_written_is_what_the_models_read_and_render_again(
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    info=TOOL_INFO,
-    archives=st.tuples(ARCHIVE, ARCHIVE),
-    requirements=st.lists(st.sampled_from(["httpx>=0.27", "pydantic>=2", 'a; extra == "b"']), max_size=2),
-    has_output=st.booleans(),
-)
+@given(**ENTRY_INPUTS)
 def test_an_entry_reused_for_another_archive_is_the_entry_rendered_for_it(
     info: ToolInfo, archives: tuple[bytes, bytes], requirements: list[str], has_output: bool
 ) -> None:
