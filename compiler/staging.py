@@ -263,12 +263,12 @@ def _fill(
                 del present[folder]
                 shared += len(files)
                 continue
-            job = (folder, files, present.pop(folder, None))
-            if "/" in folder and job[2] is None:
-                jobs.append(job)
+            have = present.pop(folder, None)
+            if "/" in folder and have is None:
+                jobs.append((folder, files, have))
                 continue
             # The top, a group (before the folders inside it), or a recycled folder: mostly kept as it is.
-            filled = _fill_folder(new, old, known, *job)
+            filled = _fill_folder(new, old, known, folder, files, have)
             if "/" not in folder and folder:
                 new.fd(folder)  # opened here, once, for the threads that work inside it
             shared += _recorded(recorder, filled)

@@ -250,7 +250,7 @@ class ModuleSpace:
         this space imported before is reused, never imported twice.  ``sha256`` is the
         archive's, already checked by the caller (computed here when not given): the
         name of the folder it is extracted to.  The scope is what the runtime names
-        while it runs code of this bundle (``imports.set_running``).
+        while it runs code of this bundle (``running.Running.scope``).
         """
         files = _archive_files(data, label)
         folder = extracted_folder(sha256 or hashlib.sha256(data).hexdigest(), files, self._cache, holder=self)

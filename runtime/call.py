@@ -61,8 +61,6 @@ logger = logging.getLogger("skillc.runtime")
 #: Asked before a ``needs_approval`` tool runs: ``approver(name, arguments)``, sync or async.
 Approver: TypeAlias = Callable[[str, dict[str, Any]], Any]
 
-#: What ``_Call._execute`` holds before its first attempt ends.
-_NO_OUTCOME: Final[Outcome[Any]] = Outcome()
 #: The clocks of the call path (bound once: each call reads them several times).
 _clock: Final = time.monotonic
 _clock_ns: Final = time.perf_counter_ns
@@ -138,7 +136,7 @@ def _unserializable(error: SerializationFailure) -> NoReturn:
 
 
 class _Call(Running):
-    """One call in progress; ``run`` returns the output text or raises ``CallRefused``.
+    """One call in progress; ``result`` makes every step of it and gives its ``ToolResult``.
 
     It is also the ``Running`` record of the tool's code while that runs (its scope,
     the call's context, the capture of its prints): one object less per call.
@@ -169,7 +167,7 @@ class _Call(Running):
         max_output_bytes: int,
         client: ClientHandler | None = None,
     ) -> None:
-        #: The caller's context until ``run`` makes the call's own of it (``ToolContext.for_call``).
+        #: The caller's context until ``result`` makes the call's own of it (``ToolContext.for_call``).
         self.context: ToolContext = context if context is not None else ToolContext()
         self.scope = None
         self.capture: Capture = Capture()
@@ -499,7 +497,7 @@ class _Call(Running):
     async def _execute(self, loaded: LoadedTool, payload: Any, first: Outcome[Any] | None) -> str:
         """Run ``execute`` with the tool's timeout and retries; its result as JSON text, else refuse.
 
-        ``first`` is how the first attempt ended when ``run`` made it already (an async
+        ``first`` is how the first attempt ended when ``result`` made it already (an async
         ``execute``'s), else ``None``.  An attempt that timed out is retried only for a
         tool marked ``idempotent=True``: its code may still be running and have its
         effect, and a second attempt would run beside it.  A tool marked

@@ -21,7 +21,7 @@ the awaiting task can be woken.  Code that outlives ``HOPELESS_AFTER`` seconds p
 deadline despite all that is reported once to the ``last_resort`` hook (a command line
 may end its process then; a library caller is only logged to).
 
-The fast path costs a guard object and two dictionary operations per call: the
+The fast path costs a guard object and two set operations per call: the
 watchdog's thread only wakes (every ``TICK`` seconds at most) while guards exist, and
 for ``LINGER`` seconds after the last one closed (so that a run of calls does not wake
 it once per call).
@@ -118,10 +118,7 @@ class Guard:
     def restart(self, timeout: float) -> None:
         """``rearm(timeout)``, then ``enter()``: the next stretch of the same code starts on this thread."""
         self.rearm(timeout)
-        self.thread = _thread_id()
-        self.running = True
-        if not _handler_settled and self.thread == _MAIN_THREAD:
-            _install_handler()
+        self.enter()
 
     def leave(self) -> None:
         """The guarded code stopped running (it returned, raised or is awaiting).
@@ -189,8 +186,7 @@ _MAIN_THREAD: Final = threading.main_thread().ident
 
 _SIGNAL: Final = getattr(signal, "SIGRTMIN", 0) + 3 if hasattr(signal, "SIGRTMIN") else None
 _handler_installed = False
-_handler_refused = False
-#: Either of the two: nothing is left to try.
+#: Installed or refused: nothing is left to try.
 _handler_settled = False
 
 _raise_in: Any = None
@@ -214,11 +210,10 @@ def _on_signal(signum: int, frame: object) -> None:
 
 def _install_handler() -> None:
     """Install the signal handler, once, if the platform has the signal and it is free."""
-    global _handler_installed, _handler_refused, _handler_settled
-    if _handler_installed or _handler_refused:
+    global _handler_installed, _handler_settled
+    if _handler_settled:
         return
     _handler_installed = _try_handler()
-    _handler_refused = not _handler_installed
     _handler_settled = True
 
 

@@ -66,11 +66,10 @@ import inspect
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextvars import Token
 from types import FrameType, ModuleType
 from typing import Any, Final, NoReturn, Protocol
 
-from .running import Running, now, replaced, stop
+from .running import now
 
 __all__ = [
     "tool_code_running",
@@ -81,8 +80,6 @@ __all__ = [
     "Space",
     "install",
     "plain_import_module",
-    "reset_running",
-    "set_running",
 ]
 
 #: How long an import waits for another bundle's import to finish.
@@ -221,19 +218,9 @@ def _calling_scope(frame: FrameType | None) -> ImportScope | None:
     return None
 
 
-def set_running(scope: ImportScope | None) -> Token[Running]:
-    """Say whose code runs from now on in this context (``None``: no tool's); undo with ``reset_running``."""
-    return replaced(scope=scope)
-
-
 def tool_code_running() -> bool:
     """Whether the code running in this context is a tool's (its condition, execute, ...)."""
     return now().scope is not None
-
-
-def reset_running(token: Token[Running]) -> None:
-    """Undo the ``set_running`` that returned ``token``."""
-    stop(token)
 
 
 class ProcessExitRefused(BaseException):

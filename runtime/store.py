@@ -50,7 +50,7 @@ class LoadedTool:
     tool: Tool
     #: ``input.schema.json`` of a strict tool (it says which fields are optional).
     input_schema: Mapping[str, Any] | None
-    #: What the tool's code imports through at call time (``imports.set_running``).
+    #: What the tool's code imports through at call time (``running.Running.scope``).
     scope: ImportScope | None = None
     #: Whether ``execute`` is a coroutine function (for ``@tool``, the decorated function).
     asynchronous: bool = field(init=False)
