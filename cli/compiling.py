@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..compiler.api import compile_project, report_to_dict
-from ..compiler.json_text import indented_json
+from ..compiler.api import compile_project
+from ..compiler.report_json import ReportText
 from ..compiler.session import CompileSession
 from ..contracts.errors import UsageError
 from .consoles import notice, stdout
@@ -33,14 +33,14 @@ def run_compile_command(
     if check and verify:
         raise UsageError("--check writes no bundles, so there is nothing to --verify")
     session = CompileSession() if watch else None  # what one compile of the watch hands the next
+    report_text = ReportText()  # a watch's reports share the text of the tools that stayed the same
 
     def once() -> int:
         report = compile_project(
             project, out=out, emit=not check, verify=verify, allow_import=allow_import, notify=notice, session=session
         )
         if as_json:
-            # json.dumps(indent=2)'s text, written without its pure-Python encoder (a report of every tool).
-            sys.stdout.write(indented_json(report_to_dict(report), ensure_ascii=True) + "\n")
+            sys.stdout.write(report_text(report) + "\n")
         else:
             from .render import print_text  # rich's tables: only a report for people needs them
 

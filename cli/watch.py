@@ -13,6 +13,9 @@ Editors that save by renaming leave no ``pyproject.toml`` for a moment, and a fi
 vanish while a compile reads it: the watch says so in one line and waits for the
 project to come back, then compiles again.  Until a compile has read the project, the
 watch compares the modification times and sizes of the configuration and the sources.
+
+A compile's caches (``compiler.cache``) are written after its report, before the watch
+waits: the report comes as soon as the new ``dist/`` is in place.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ..compiler.cache import held_writes
 from ..compiler.config import locate_config, read_config
 from ..compiler.session import CompileSession
 from ..compiler.source_tree import discover_sources, identity
@@ -184,9 +188,10 @@ def watch_project(
         while True:
             before = None if fresh else snapshot(project)
             last = session.snapshot if session is not None else None
-            _compile(compile_once, console)
-            fresh = session is not None and session.snapshot is not None and session.snapshot is not last
-            console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
+            with held_writes():  # the caches are written once the compile is reported, not before
+                _compile(compile_once, console)
+                fresh = session is not None and session.snapshot is not None and session.snapshot is not last
+                console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
             if session is not None and fresh:
                 _wait_for_session(project, session, console)
             else:

@@ -26,7 +26,7 @@ from .types import AgentInfo, Config, Diagnostic, IndexStats, ModelRef, Severity
 if TYPE_CHECKING:
     from .session import CompileSession
 
-__all__ = ["CompileReport", "compile_project", "report_to_dict"]
+__all__ = ["CompileReport", "compile_project"]
 
 
 @dataclass(frozen=True)
@@ -291,89 +291,3 @@ def _cached_report(path: Path) -> CachedReport | None:
 
 def _has_errors(diagnostics: list[Diagnostic]) -> bool:
     return any(item.severity is Severity.ERROR for item in diagnostics)
-
-
-def _relative(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-
-
-def _source(source: Source) -> dict[str, object]:
-    return {"path": source.path, "line": source.line}
-
-
-def report_to_dict(report: CompileReport) -> dict[str, object]:
-    """The report as one JSON-ready document (``skill compile --format json``).
-
-    Columns are 1-based here, as in the text output and in editors.
-    """
-    return {
-        "format": 1,
-        "ok": report.ok,
-        "dist": {"path": _relative(report.config.out, report.config.root), "state": report.dist},
-        "summary": {
-            "errors": report.errors,
-            "warnings": report.warnings,
-            "skills": len(report.skills),
-            "tools": len(report.tools),
-        },
-        "agent": None
-        if report.agent is None
-        else {
-            "name": report.agent.name,
-            "skills": list(report.agent.skills),
-            "source": _source(report.agent.source),
-        },
-        "skills": [
-            {
-                "name": skill.name,
-                "description": skill.description,
-                "tools": list(skill.tools),
-                "has_condition": skill.has_condition,
-                "source": _source(skill.source),
-            }
-            for skill in report.skills
-        ],
-        "tools": [
-            {
-                "name": tool.name,
-                "skill": tool.skill,
-                "form": tool.form,
-                "description": tool.description,
-                "source": _source(tool.source),
-                "entry": {"module": tool.module, "qualname": tool.qualname},
-                "input_model": None
-                if tool.input_model is None
-                else f"{tool.input_model.module}.{tool.input_model.qualname}",
-                "output_model": None
-                if tool.output_model is None
-                else f"{tool.output_model.module}.{tool.output_model.qualname}",
-                "is_async": tool.is_async,
-                "settings": {**tool.settings.to_json(), "has_condition": tool.has_condition},
-            }
-            for tool in report.tools
-        ],
-        "diagnostics": [
-            {
-                "code": item.code,
-                "severity": item.severity.value,
-                "message": item.message,
-                "path": item.path,
-                "line": item.line,
-                "column": item.col + 1,
-                "hint": item.hint,
-                "related": [
-                    {"path": path, "line": line, "column": col + 1, "message": note}
-                    for path, line, col, note in item.related
-                ],
-            }
-            for item in report.diagnostics
-        ],
-        "stats": {
-            "files": report.stats.files,
-            "parsed": report.stats.parsed,
-            "cached": report.stats.cached,
-            "workers": report.stats.workers,
-        },
-        "imported": list(report.imported),
-        "timings": {stage: round(seconds, 6) for stage, seconds in report.timings.items()},
-    }

@@ -22,7 +22,11 @@ inside the folder opened without following a link, never through one.
 A process that compiles again and again (``skill compile --watch``) keeps what it last
 read or wrote of each cache file in memory, and uses it as long as the file is the very
 one it was taken from: same inode, size, and modification and change times (no write,
-rename or copy keeps all four).  Any other file is read and verified again.
+rename or copy keeps all four).  Any other file is read and verified again.  It also
+holds back what a compile writes (``held_writes``) until it has reported the compile:
+the files are then written, before it waits for the next change.  A cache only makes a
+compile faster, and never decides its result, so one that a killed process did not
+write in time only makes the next compile do more of the work again.
 """
 
 from __future__ import annotations
@@ -41,11 +45,21 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 from ..contracts.version import __version__
 
-__all__ = ["CACHE_DIR", "CACHE_FILES", "CACHE_FORMAT", "cache_key_path", "load_cache", "prune_cache", "write_cache"]
+__all__ = [
+    "CACHE_DIR",
+    "CACHE_FILES",
+    "CACHE_FORMAT",
+    "cache_key_path",
+    "held_writes",
+    "load_cache",
+    "prune_cache",
+    "write_cache",
+]
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
@@ -151,6 +165,25 @@ _REMEMBERED: dict[Path, tuple[tuple[int, int, int, int], dict[str, object]]] = {
 #: The folders this process has pruned already (``write_cache``).
 _PRUNED: set[Path] = set()
 
+#: Inside ``held_writes``: the cache files it will write, by path, each with the last entries given.
+_HELD: ContextVar[dict[Path, dict[str, object]] | None] = ContextVar("skillc_held_cache_writes", default=None)
+
+
+@contextlib.contextmanager
+def held_writes() -> Iterator[None]:
+    """Write the cache files that ``write_cache`` is given inside the block when the block
+    ends (however it ends), each once, with the last entries given for it; inside, ``load_cache``
+    gives what is held for a file as if it had been written.
+    """
+    held: dict[Path, dict[str, object]] = {}
+    token = _HELD.set(held)
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+        for path, entries in held.items():
+            _write_cache(path, entries)
+
 
 def _identity(path: Path) -> tuple[int, int, int, int] | None:
     try:
@@ -162,6 +195,9 @@ def _identity(path: Path) -> tuple[int, int, int, int] | None:
 
 def load_cache(path: Path, types: Iterable[type]) -> dict[str, object]:
     """The entries of a cache file, or ``{}`` when it is missing, stale or corrupt."""
+    held = _HELD.get()
+    if held is not None and path in held:
+        return dict(held[path])
     key = _key(cache_key_path())
     if key is None or not _usable(path):
         return {}
@@ -202,7 +238,16 @@ def write_cache(path: Path, entries: Mapping[str, object]) -> None:
 
     Empty ``entries`` remove the file instead (a missing cache reads as an empty one), and
     the first write of a process into a folder removes its orphans first (``prune_cache``).
+    Inside ``held_writes``, the file is written when the block ends.
     """
+    held = _HELD.get()
+    if held is not None:
+        held[path] = dict(entries)
+        return
+    _write_cache(path, entries)
+
+
+def _write_cache(path: Path, entries: Mapping[str, object]) -> None:
     key = _key(cache_key_path())
     if key is None:
         return

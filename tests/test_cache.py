@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 from helpers import write_project
-from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project, report_to_dict
+from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project
 from skillc.compiler.artifacts import ARTIFACT_SHARDS
+from skillc.compiler.cache import held_writes, load_cache, write_cache
 from skillc.compiler.index_cache import INDEX_TYPES
 from skillc.compiler.index_types import ModuleIndex
 from skillc.compiler.link_cache import LINK_CACHE
+from skillc.compiler.report_json import report_to_dict
 from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
 
 TOOL = """from pydantic import BaseModel
@@ -202,3 +204,18 @@ def _data_types(root: type) -> set[type]:
 def test_the_index_cache_can_load_every_type_a_module_summary_holds() -> None:
     """A type the unpickler does not accept makes a shard load as empty: every module in it parsed again."""
     assert _data_types(ModuleIndex) <= set(INDEX_TYPES), _data_types(ModuleIndex) - set(INDEX_TYPES)
+
+
+def test_held_writes_are_written_once_when_the_block_ends_however_it_ends(tmp_path: Path) -> None:
+    path = tmp_path / ".skill" / "cache" / REPORT_CACHE
+    with pytest.raises(KeyboardInterrupt), held_writes():
+        write_cache(path, {"last": 1})
+        write_cache(path, {"last": 2})
+        assert not path.exists()
+        assert load_cache(path, ()) == {"last": 2}  # inside, what is held reads as written
+        raise KeyboardInterrupt
+    assert load_cache(path, ()) == {"last": 2}
+    with held_writes():
+        write_cache(path, {})  # nothing to keep: the file goes, at the end
+        assert path.exists() and load_cache(path, ()) == {}
+    assert not path.exists()

@@ -18,7 +18,8 @@ import pytest
 from helpers import DEFAULT_PYPROJECT, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from skillc.compiler.api import CompileReport, compile_project, report_to_dict
+from skillc.compiler.api import CompileReport, compile_project
+from skillc.compiler.report_json import report_to_dict
 from skillc.compiler.session import CompileSession
 from skillc.compiler.source_tree import RACY_NS
 

@@ -39,7 +39,8 @@ from typing import Any
 
 import pytest
 from helpers import RunSkill
-from skillc.compiler.api import compile_project, report_to_dict
+from skillc.compiler.api import compile_project
+from skillc.compiler.report_json import report_to_dict
 
 PROJECTS = Path(__file__).resolve().parent / "projects"
 MINIMUM_CASES = 30

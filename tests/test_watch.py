@@ -4,6 +4,7 @@ edited, and after the configuration changes, each of its compiles reports what a
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -13,6 +14,10 @@ import time
 from pathlib import Path
 
 from helpers import DEFAULT_PYPROJECT, SKILL, run_command, write_project
+from rich.console import Console
+from skillc.cli.watch import watch_project
+from skillc.compiler.api import compile_project
+from skillc.compiler.session import CompileSession
 from skillc.compiler.source_tree import RACY_NS
 
 MODELS = """from pydantic import BaseModel
@@ -139,3 +144,28 @@ def test_watch_compiles_equal_fresh_compiles_across_added_removed_and_edited_fil
             if process.poll() is None:
                 process.kill()
                 process.wait(timeout=30)
+
+
+def test_a_watch_writes_the_caches_of_a_compile_after_its_report_and_before_it_waits(tmp_path: Path) -> None:
+    """While a watch reports a compile, its caches are held back; they are on disk, as a compile
+    of its own leaves them, before the watch waits for the next change."""
+    files = {"agent.py": _agent([0]), "models.py": MODELS, "tool_0.py": TOOL.format(i=0)}
+    project = write_project(tmp_path / "project", files)
+    alone = write_project(tmp_path / "alone", files)
+    assert compile_project(alone).ok
+    caches = project / ".skill" / "cache"
+    session = CompileSession()
+    seen: list[list[str]] = []  # the cache files before each compile and after the first one
+
+    def once() -> int:
+        seen.append(sorted(path.name for path in caches.glob("*.pickle")))
+        if len(seen) == 3:
+            raise KeyboardInterrupt  # the second compile: the watch stops (exit 0)
+        assert compile_project(project, session=session).ok
+        seen.append(sorted(path.name for path in caches.glob("*.pickle")))  # reported now: nothing written yet
+        _save(project / "src", {"tool_0.py": TOOL.format(i=0) + "# an edit\n"})  # so that the watch goes on
+        return 0
+
+    assert watch_project(project, once, Console(file=io.StringIO()), session) == 0
+    written = sorted(path.name for path in (alone / ".skill" / "cache").glob("*.pickle"))
+    assert seen == [[], [], written] and "report.pickle" in written, seen
