@@ -19,7 +19,7 @@ import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contracts.settings import CLIENT, STRICT
 from .bundle import (
@@ -47,6 +47,9 @@ from .source_tree import DataSet
 from .strict import strict_schema
 from .types import Finding, ModelRef, Pos, ToolInfo
 
+if TYPE_CHECKING:
+    from hashlib import _Hash as Hash  # the type of a digest object: typeshed's name only
+
 __all__ = [
     "ARTIFACT_SHARDS",
     "CACHE_TYPES",
@@ -57,6 +60,7 @@ __all__ = [
     "artifact_shard",
     "build_artifacts",
     "load_artifact_cache",
+    "shared_key",
     "write_artifact_cache",
 ]
 
@@ -166,26 +170,30 @@ def write_artifact_cache(folder: Path, prefix: str, entries: Mapping[str, Any], 
             write_cache(_shard_file(folder, prefix, shard), wanted)
 
 
+def shared_key(linker: Linker, import_schemas: bool, environment: str) -> Hash:
+    """The part of every tool's ``artifact_key`` that is the same for all of them, as a digest
+    to copy: the config, and the ``environment`` (``requirements.environment_key``: installed
+    distributions, skillc and Python) with the pydantic the schemas are written for."""
+    return hashlib.sha256(repr((import_schemas, linker.config.dependencies, PYDANTIC_VERSION, environment)).encode())
+
+
 def artifact_key(
     linker: Linker,
     tool: ToolInfo,
     keys: Mapping[str, str],
-    import_schemas: bool,
+    shared: Hash,
     data: DataSet | None = None,
-    environment: str = "",
     data_keys: dict[frozenset[str], str] | None = None,
 ) -> str:
-    """What a tool's artifacts depend on: its definition, every module it imports, the config,
-    and the ``environment`` (``requirements.environment_key``: installed distributions, skillc
-    and Python) with the pydantic the schemas are written for.  ``data_keys`` is the memo
-    of ``data_files.data_key`` for this ``data``.
+    """What a tool's artifacts depend on: ``shared`` (``shared_key``), its definition, and
+    every module it imports.  ``data_keys`` is the memo of ``data_files.data_key`` for this ``data``.
 
     The modules are the bundle's closure, a superset of what its schemas are read from
     (a model is always reached through the tool module's imports).
     """
     names = closure_modules(linker, tool.module)
-    digest = hashlib.sha256(tool_digest(linker, tool).encode())
-    digest.update(repr((import_schemas, linker.config.dependencies, PYDANTIC_VERSION, environment)).encode())
+    digest = shared.copy()
+    digest.update(tool_digest(linker, tool).encode())
     for name in names:
         digest.update(keys.get(linker.path_of(name), "?").encode())
     if data is not None:  # the data files bundled with those modules, and the paths they name
@@ -233,13 +241,14 @@ def build_artifacts(
     tools: list[EmittedTool] = []
     imported: list[str] = []
     environment = environment_key()
+    shared = shared_key(linker, import_schemas, environment)
     data_keys: dict[frozenset[str], str] = {}
     # Where each tool built now sits in ``tools``, its cache slot, key and findings, and what
     # the cache held for it (built from other inputs).
     fresh: list[tuple[int, str, str | None, tuple[Finding, ...], CachedTool | None]] = []
     for tool in linked.tools:
         key = (
-            artifact_key(linker, tool, keys, import_schemas, data, environment, data_keys)
+            artifact_key(linker, tool, keys, shared, data, data_keys)
             if keys is not None and cache is not None
             else None
         )
