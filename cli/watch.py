@@ -103,25 +103,38 @@ def _wait_for_change(project: Path, before: dict[str, tuple[int, int]], console:
 
 
 class _Inotify:
-    """The folders' inotify events, on Linux; elsewhere (or without inotify) nothing, and
-    ``wait`` only sleeps."""
+    """Inotify events of folders, on Linux; elsewhere (or without inotify) nothing, and
+    ``wait`` only sleeps.
 
-    def __init__(self, folders: Iterable[str]) -> None:
+    One instance serves the whole watch: closing an inotify descriptor that watches
+    hundreds of folders takes the kernel milliseconds, which would delay every compile.
+    """
+
+    def __init__(self) -> None:
         self.fd = -1
+        self._libc: ctypes.CDLL | None = None
+
+    def watch(self, folders: Iterable[str]) -> None:
+        """Watch ``folders`` too (those watched already stay watched); if one cannot be watched,
+        none is until the next call, and ``wait`` only sleeps (polling sees every change)."""
+        if self.fd < 0:
+            self._open()
+        if self._libc is None or self.fd < 0:
+            return
+        for folder in folders:
+            if self._libc.inotify_add_watch(self.fd, os.fsencode(folder), _INOTIFY_MASK) < 0:
+                self.close()
+                return
+
+    def _open(self) -> None:
         if not sys.platform.startswith("linux"):
             return
         try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            fd = libc.inotify_init1(_IN_NONBLOCK_CLOEXEC)
+            if self._libc is None:
+                self._libc = ctypes.CDLL(None, use_errno=True)
+            self.fd = self._libc.inotify_init1(_IN_NONBLOCK_CLOEXEC)  # -1 when it cannot
         except (OSError, AttributeError):
-            return
-        if fd < 0:
-            return
-        self.fd = fd
-        for folder in folders:
-            if libc.inotify_add_watch(fd, os.fsencode(folder), _INOTIFY_MASK) < 0:
-                self.close()  # a folder it cannot see: polling sees it
-                return
+            self._libc, self.fd = None, -1
 
     def wait(self, seconds: float) -> None:
         """Until events arrive and then stop for ``_SETTLE_SECONDS`` (a save is often a
@@ -145,16 +158,12 @@ class _Inotify:
             self.fd = -1
 
 
-def _wait_for_session(project: Path, session: CompileSession, console: Console) -> None:
+def _wait_for_session(project: Path, session: CompileSession, console: Console, inotify: _Inotify) -> None:
     """Until something the last compile read changed (see the module docstring)."""
-    folders = [str(path) for path in session.folders()]
-    inotify = _Inotify(dict.fromkeys(folders))
-    try:
-        seconds = _INOTIFY_SECONDS if inotify.fd >= 0 else POLL_SECONDS
-        while not session.changed():
-            inotify.wait(seconds)
-    finally:
-        inotify.close()
+    inotify.watch(dict.fromkeys(str(path) for path in session.folders()))
+    seconds = _INOTIFY_SECONDS if inotify.fd >= 0 else POLL_SECONDS
+    while not session.changed():
+        inotify.wait(seconds)
     pyproject = session.config.pyproject if session.config is not None else None
     if pyproject is None or identity(pyproject) is None:  # it went: wait for it as before any compile
         _wait_for_change(project, {}, console)
@@ -184,6 +193,7 @@ def watch_project(
     compile has read the project, changes are found as ``snapshot`` finds them.
     """
     fresh = False  # whether the last compile left the session what it read
+    inotify = _Inotify()
     try:
         while True:
             before = None if fresh else snapshot(project)
@@ -193,10 +203,12 @@ def watch_project(
                 fresh = session is not None and session.snapshot is not None and session.snapshot is not last
                 console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
             if session is not None and fresh:
-                _wait_for_session(project, session, console)
+                _wait_for_session(project, session, console, inotify)
             else:
                 _wait_for_change(project, before if before is not None else _attempted(session), console)
             console.print("[dim]Change detected, compiling again.[/]\n")
     except KeyboardInterrupt:
         console.print("[dim]Stopped watching.[/]")
         return 0
+    finally:
+        inotify.close()
