@@ -31,6 +31,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ..compiler.api import import_every_stage
 from ..compiler.cache import held_writes
 from ..compiler.config import locate_config, read_config
 from ..compiler.session import CompileSession
@@ -194,6 +195,7 @@ def watch_project(
     """
     fresh = False  # whether the last compile left the session what it read
     inotify = _Inotify()
+    first = True
     try:
         while True:
             before = None if fresh else snapshot(project)
@@ -202,6 +204,9 @@ def watch_project(
                 _compile(compile_once, console)
                 fresh = session is not None and session.snapshot is not None and session.snapshot is not last
                 console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
+            if first:  # it may have reused the last result whole: the next compile will not
+                import_every_stage()
+                first = False
             if session is not None and fresh:
                 _wait_for_session(project, session, console, inotify)
             else:

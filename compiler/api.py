@@ -26,7 +26,7 @@ from .types import AgentInfo, Config, Diagnostic, IndexStats, ModelRef, Severity
 if TYPE_CHECKING:
     from .session import CompileSession
 
-__all__ = ["CompileReport", "compile_project"]
+__all__ = ["CompileReport", "compile_project", "import_every_stage"]
 
 
 @dataclass(frozen=True)
@@ -281,6 +281,16 @@ def compile_project(
     return CompileReport(
         config, linked.agent, skills, tools, tuple(diagnostics), index.final_stats(), timings, dist_state, imported
     )
+
+
+def import_every_stage() -> None:
+    """Import the modules of every stage ``compile_project`` may run without ``verify``.
+
+    A compile imports a stage when it first needs it, so that a command that reuses the
+    last result starts fast; a watch calls this while it waits for its first change, so
+    that the compile after it does not import them then.
+    """
+    from . import artifacts, emit, link, link_cache, sources  # noqa: F401 - imported for their own sake
 
 
 def _cached_report(path: Path) -> CachedReport | None:
