@@ -147,7 +147,8 @@ def compile_project(
         session.remember(config, pyproject_identity, snapshot)
     # The environment too: another pydantic writes other schemas, other installed metadata other requirements.
     pyproject = config.pyproject.read_bytes()
-    digest = snapshot.digest(pyproject, environment_key().encode())
+    environment = environment_key()  # once: every stage of this compile sees the same one
+    digest = snapshot.digest(pyproject, environment.encode())
     previous = last if last is not None and last.digest == digest else None
     if previous is not None and not verify:
         if not emit or (recorded is not None and recorded == fingerprint(config.out)):  # nothing to write
@@ -224,6 +225,7 @@ def compile_project(
             import_schemas=config.schema == "import" and allow_import,
             import_wanted=config.schema == "import",
             keys=keys,
+            environment=environment,
             cache=cache if use_cache else None,
             archives=writing,
             notify=notify,
@@ -254,6 +256,7 @@ def compile_project(
                     artifacts.tools,
                     warnings,
                     digest,
+                    environment,
                     check,
                     recorded,
                     session,

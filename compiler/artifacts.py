@@ -220,6 +220,7 @@ def build_artifacts(
     import_schemas: bool,
     import_wanted: bool = False,
     keys: Mapping[str, str] | None = None,
+    environment: str = "",
     cache: dict[str, CachedTool] | None = None,
     archives: bool = True,
     notify: Callable[[str], None] | None = None,
@@ -232,7 +233,8 @@ def build_artifacts(
     the schemas the static translator cannot build; ``import_wanted`` says the project
     asks for it (``schema = "import"``) without that consent, so the findings say how
     to give it; ``notify`` is told before each import.  ``data`` is the project's data
-    files, as the snapshot read them (``source_tree.read_sources``).
+    files, as the snapshot read them (``source_tree.read_sources``).  ``environment`` is
+    ``requirements.environment_key()`` as the compile took it (taken here if not given).
     """
     linker = linked.linker
     assert linker is not None
@@ -240,7 +242,7 @@ def build_artifacts(
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
     imported: list[str] = []
-    environment = environment_key()
+    environment = environment or environment_key()
     shared = shared_key(linker, import_schemas, environment)
     data_keys: dict[frozenset[str], str] = {}
     # Where each tool built now sits in ``tools``, its cache slot, key and findings, and what

@@ -23,7 +23,6 @@ from .json_text import indented_json
 from .manifest_reuse import Skeleton, manifest_bytes, reused_skeleton, skeleton_key
 from .manifest_text import manifest_skeleton, tool_entry_json
 from .output import Fingerprint, check_output_folder, fingerprint, remove_leftovers
-from .requirements import environment_key
 from .staging import spare_folder, stage_dist
 from .swap import TRASH_DIR, discard_staging, swap_in
 from .types import AgentInfo, Config, Diagnostic, Severity
@@ -67,12 +66,14 @@ def dist_files(
     tools: Sequence[EmittedTool],
     warnings: Sequence[Diagnostic],
     digest: str,
+    environment: str,
     known: Skeleton | None = None,
 ) -> tuple[dict[str, bytes], Skeleton]:
     """Every file of ``dist/``, by path relative to it, and the manifest's ``Skeleton``.
 
     ``known`` is the skeleton of the last manifest written: reused when only the sources'
-    digest changed (``manifest_reuse``), else made again (``manifest_text``).
+    digest changed (``manifest_reuse``), else made again (``manifest_text``); ``environment``
+    is ``requirements.environment_key()`` as the compile took it.
     """
     files: dict[str, bytes] = {}
     for tool in tools:
@@ -87,7 +88,7 @@ def dist_files(
         if skill.archive is not None:
             files[f"skills/{skill.info.name}/condition.zip"] = skill.archive
     conditions = [(skill.info, skill.archive, skill.entry_module) for skill in skills]
-    key = skeleton_key(agent, conditions, warnings, environment_key())
+    key = skeleton_key(agent, conditions, warnings, environment)
     document = reused_skeleton(known, key, digest, [skill.archive for skill in skills])
     if document is None:  # more than a digest changed
         document = manifest_skeleton(agent, conditions, warnings, digest)
@@ -111,6 +112,7 @@ def emit_dist(
     tools: Sequence[EmittedTool],
     warnings: Sequence[Diagnostic],
     digest: str,
+    environment: str,
     check: Callable[[Path], list[Diagnostic]] | None = None,
     recorded: Fingerprint | None = None,
     session: CompileSession | None = None,
@@ -124,7 +126,7 @@ def emit_dist(
     the swap; if it reports an error, the folder is thrown away and the previous
     ``dist/`` stays.  A ``session`` keeps what this compile wrote (``dist_record``), so the
     next one compares what it writes with that instead of reading ``dist/`` back.
-    ``known`` is the ``Skeleton`` of the last manifest written (see ``dist_files``).
+    ``environment`` and ``known`` (the ``Skeleton`` of the last manifest written) are ``dist_files``'s.
     Returns what ``check`` said and the fingerprint of the new ``dist/``, taken as it was
     written (``None`` if none was), with the new manifest's skeleton.
     """
@@ -138,7 +140,7 @@ def emit_dist(
         now = fingerprint(out) if recorded is not None else None
     check_output_folder(out, recorded, now)
     remove_leftovers(out)
-    files, skeleton = dist_files(agent, skills, tools, warnings, digest, known)
+    files, skeleton = dist_files(agent, skills, tools, warnings, digest, environment, known)
     spare = spare_folder(config.root, out)
     if session is not None:
         session.dist = session.spare = None  # whatever happens next, the fill changes what they say
