@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails, PydanticSerializationError, to_json
+from pydantic_core import ErrorDetails, PydanticSerializationError, from_json, to_json
 
 from .arguments import decode_json
 
@@ -93,6 +93,8 @@ def to_json_text(value: object, *, limit: int = DEFAULT_MAX_OUTPUT_BYTES) -> str
         try:
             # NaN and infinities have no JSON spelling; null is what JSON.stringify sends.
             data = to_json(value, inf_nan_mode="null")
+            if b"NaN" in data or b"Infinity" in data:  # rare: then read back, and written again if need be
+                data = _finite(data)
         except (PydanticSerializationError, ValueError, TypeError, RecursionError) as error:
             raise SerializationFailure(_first_line(error)) from None
         size = len(data)
@@ -106,6 +108,20 @@ def to_json_text(value: object, *, limit: int = DEFAULT_MAX_OUTPUT_BYTES) -> str
     if size > limit:
         raise SerializationFailure(f"it is {human_size(size)} of text, more than the limit of {human_size(limit)}")
     return text
+
+
+def _finite(data: bytes) -> bytes:
+    """``data`` with every ``NaN``, ``Infinity`` and ``-Infinity`` that is a value, not text, made ``null``.
+
+    A pydantic model serializes its own floats as its configuration says, whatever the
+    caller asks: ``ser_json_inf_nan="constants"`` writes those JavaScript spellings, which
+    are not JSON.  The same letters inside a string are only text, and leave ``data`` as it is.
+    """
+    try:
+        from_json(data, allow_inf_nan=False)
+    except ValueError:
+        return to_json(from_json(data, allow_inf_nan=True), inf_nan_mode="null")
+    return data
 
 
 def _first_line(error: BaseException) -> str:

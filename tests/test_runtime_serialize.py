@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Annotated, Literal
 
 import pytest
-from pydantic import BaseModel, Field, ValidationError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from skillc.runtime.serialize import (
     SerializationFailure,
     describe_exception,
@@ -92,3 +96,34 @@ def test_sizes_and_exceptions_as_people_read_them() -> None:
     assert describe_exception(KeyError()) == "KeyError"
     assert describe_exception(SystemExit(2)) == "sys.exit(2)"
     assert describe_exception(RuntimeError("x" * 5000)).endswith("x ...")
+
+
+class _Constants(BaseModel):
+    """A model that asks for NaN and infinities spelt as JavaScript does, which is not JSON."""
+
+    model_config = ConfigDict(ser_json_inf_nan="constants")
+    number: float
+    numbers: list[float] = []
+    text: str = ""
+
+
+def _refuse_constant(name: str) -> object:
+    raise AssertionError(f"{name} is not JSON")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    number=st.floats(),
+    numbers=st.lists(st.floats(), max_size=4),
+    text=st.text(max_size=12) | st.sampled_from(["NaN", "-Infinity", '"NaN"', "Infinity]"]),
+    nested=st.booleans(),
+)
+def test_a_result_is_json_whatever_its_models_ask_for_nan_and_infinities(
+    number: float, numbers: list[float], text: str, nested: bool
+) -> None:
+    """What is not finite is sent as null, as JSON.stringify sends it; the same letters in text stay text."""
+    model = _Constants(number=number, numbers=numbers, text=text)
+    sent = json.loads(to_json_text({"result": model} if nested else model), parse_constant=_refuse_constant)
+    document = sent["result"] if nested else sent
+    finite = [item if math.isfinite(item) else None for item in [number, *numbers]]
+    assert document == {"number": finite[0], "numbers": finite[1:], "text": text}
