@@ -265,7 +265,10 @@ def compile_project(
                 diagnostics.extend(emitted.diagnostics)
                 if not _has_errors(diagnostics):
                     dist_state, written = DIST_WRITTEN, emitted.written
-                    if use_cache:  # still holding the lock: the record matches what is in dist/
+                    # Still holding the lock: the record matches what is in dist/.  (A watch writes it
+                    # after its report, cache.held_writes: if another compile replaced dist/ meanwhile,
+                    # the record lists files no longer there, and the next compile only does more work.)
+                    if use_cache:
                         remember(written, emitted.skeleton)
             timings["emit"] = time.perf_counter() - mark
     skills, tools = tuple(linked.skills), tuple(linked.tools)
