@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..compiler.api import CompileReport
 from ..compiler.types import Config, Diagnostic, Severity, ToolInfo
@@ -13,6 +17,9 @@ from .consoles import shown, visible
 __all__ = ["print_text"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow"}
+#: The table of tools: its columns, and what separates two of them.
+_COLUMNS = ("tool", "skill", "form", "source", "settings")
+_GAP = "  "
 
 
 class _Lines:
@@ -70,6 +77,50 @@ def _settings(tool: ToolInfo) -> str:
     return ", ".join(parts)
 
 
+def _row(tool: ToolInfo) -> tuple[str, ...]:
+    """The tool's cells, as shown: control characters visible, nothing read as markup."""
+    source = f"{tool.source.path}:{tool.source.line}"
+    return (visible(tool.name), visible(tool.skill), tool.form, visible(source), visible(_settings(tool)))
+
+
+def _print_table(console: Console, rows: Sequence[tuple[str, ...]]) -> None:
+    """The table of tools, as rich's ``Table`` lays it out (``_table``).
+
+    A table that fits the console's width is laid out here, line by line, as rich would:
+    each cell padded to its column's widest, two spaces between columns.  Rich's own layout
+    measures and renders every cell, and took a third of a second for 500 tools.  A table
+    too wide, or a cell that rich would lay out over several lines (a line break, a tab),
+    is rich's to lay out.
+    """
+    widths = [max(cell_len(cell) for cell in column) for column in zip(_COLUMNS, *rows, strict=True)]
+    fits = sum(widths) + len(_GAP) * (len(widths) - 1) <= console.width
+    if not fits or any("\n" in cell or "\t" in cell for row in rows for cell in row):
+        console.print(_table(rows))
+        return
+    console.print(_table([], widths))  # the header, bold, as rich writes it
+    lines = (
+        _GAP.join(cell + " " * (width - cell_len(cell)) for cell, width in zip(row, widths, strict=True))
+        for row in rows
+    )
+    console.print(Text("\n".join(lines)), soft_wrap=True)
+
+
+def _table(rows: Sequence[tuple[str, ...]], widths: Sequence[int] | None = None) -> Table:
+    """Rich's table of ``rows`` (its columns ``widths`` wide, if given)."""
+    table = Table(title=None, box=None, show_edge=False, pad_edge=False, header_style="bold")
+    for position, column in enumerate(_COLUMNS):
+        wraps = column == "settings"
+        table.add_column(
+            column,
+            no_wrap=not wraps,
+            overflow="fold" if wraps else "ignore",
+            width=widths[position] if widths is not None else None,
+        )
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    return table
+
+
 def print_text(console: Console, report: CompileReport) -> None:
     """Diagnostics with their source lines, the table of tools, and a summary line."""
     lines = _Lines(report.config)
@@ -77,19 +128,7 @@ def print_text(console: Console, report: CompileReport) -> None:
         _diagnostic(console, item, lines)
         console.print()
     if report.tools:
-        table = Table(title=None, box=None, show_edge=False, pad_edge=False, header_style="bold")
-        for column in ("tool", "skill", "form", "source"):
-            table.add_column(column, no_wrap=True, overflow="ignore")
-        table.add_column("settings", overflow="fold")
-        for tool in report.tools:
-            table.add_row(
-                shown(tool.name),
-                shown(tool.skill),
-                tool.form,
-                shown(f"{tool.source.path}:{tool.source.line}"),
-                _settings(tool),
-            )
-        console.print(table)
+        _print_table(console, [_row(tool) for tool in report.tools])
         console.print()
     agent = f"agent {report.agent.name!r}: " if report.agent is not None else ""
     tools = f"{len(report.tools)} tool{'s' if len(report.tools) != 1 else ''}"
