@@ -19,6 +19,9 @@ warm (no change)
 one changed
     the same after appending a comment to one tool module, so exactly one file has a new
     content hash.
+one changed, text report
+    the same with the report for people (``skill compile``, no ``--format``), printed to
+    a pipe: its table of every tool, where the rows above print JSON.  No target of its own.
 
 watch, one changed
     ``skill compile --watch`` started once on the project and left running: the time from
@@ -114,6 +117,7 @@ LABELS: dict[str, str] = {
     "cold": "skill compile, cold",
     "warm": "skill compile, no change",
     "changed": "skill compile, one changed",
+    "changed_text": "skill compile, one changed, text report",
     "watch": "skill compile --watch, one changed",
 }
 #: What ``skill compile --watch`` prints once a compile is over.
@@ -352,13 +356,14 @@ class SkillcBench:
         )
         return require_success(finished, "the floor process")
 
-    def compile(self, *extra: str) -> Finished:
-        """Run ``skill compile --format json`` on the project as a whole process; require exit 0."""
-        return require_success(self._run_compile(*extra, capture=False), "skill compile")
+    def compile(self, *extra: str, as_json: bool = True) -> Finished:
+        """Run ``skill compile --format json`` on the project as a whole process (not
+        ``as_json``: ``skill compile``, its report for people); require exit 0."""
+        return require_success(self._run_compile(*extra, capture=False, as_json=as_json), "skill compile")
 
-    def _run_compile(self, *extra: str, capture: bool) -> Finished:
+    def _run_compile(self, *extra: str, capture: bool, as_json: bool = True) -> Finished:
         return run_bounded(
-            [SKILL, "compile", "--format", "json", *extra, self.project],
+            [SKILL, "compile", *(("--format", "json") if as_json else ()), *extra, self.project],
             cwd=self.project,
             timeout=COMMAND_TIMEOUT,
             env=MEASURED_ENV,
@@ -436,6 +441,8 @@ class SkillcBench:
                 series[f"{prefix}warm"].samples.append(self.compile(*extra).seconds)
                 self.change_one_tool()
                 series[f"{prefix}changed"].samples.append(self.compile(*extra).seconds)
+            self.change_one_tool()
+            series["changed_text"].samples.append(self.compile(as_json=False).seconds)
         series["watch"].samples.extend(self.watch(repeat))
         return series
 
