@@ -198,6 +198,14 @@ class Recorder:
         settled = stat.S_ISREG(mode) and max(modified, changed) < self._settled_before
         self.files.setdefault(folder, {})[name] = Written(found, data, settled)
 
+    def kept(self, folder: str, name: str, written: Written) -> None:
+        """``name`` in ``folder`` is, and holds, what ``written`` (another record's) says, and nothing
+        will change it in this compile: ``file`` with its status and bytes, made once for both records."""
+        if written.settled:  # settled then, settled now: time only goes on
+            self.files.setdefault(folder, {})[name] = written
+        else:
+            self.file(folder, name, written.seen, written.data)
+
     def folder(self, name: str, info: os.stat_result) -> None:
         """The folder ``name`` (not the top) has its final status ``info``."""
         status = seen(info).status

@@ -9,6 +9,7 @@ needs few of them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +58,13 @@ INDEX_SHARDS = tuple(f"{number:02x}" for number in range(SHARD_COUNT))
 
 def shard_of(key: str) -> str:
     """The shard of a content key (a hex digest)."""
+    return _shard_of_prefix(key[:2])
+
+
+@functools.lru_cache(maxsize=1024)  # a compile asks for every key's, and there are 256 prefixes
+def _shard_of_prefix(prefix: str) -> str:
     try:
-        return f"{int(key[:2], 16) * SHARD_COUNT // 256:02x}"
+        return f"{int(prefix, 16) * SHARD_COUNT // 256:02x}"
     except ValueError:  # not a digest: a damaged key list
         return ""
 

@@ -386,8 +386,8 @@ def _as_it_is(surveyed: Survey, folder: str, files: Mapping[str, bytes], recorde
     for name, data in files.items():  # its one other name is dist/'s; anything else takes the long way
         if written[name].seen.links != 2 or written[name].data != data:
             return False
-    for name, data in files.items():
-        recorder.file(folder, name, written[name].seen, data)
+    for name in files:
+        recorder.kept(folder, name, written[name])
     recorder.folder(folder, info)
     return True
 
