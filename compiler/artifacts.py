@@ -38,7 +38,7 @@ from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
 from .link_cache import LinkResult
 from .manifest_reuse import entry_inputs, retargeted
 from .manifest_text import tool_entry_json
-from .requirements import Dependencies, environment_key
+from .requirements import Dependencies
 from .resolve import Linker
 from .schema import function_schema, model_schema
 from .schema_models import UNSUPPORTED, SchemaResult
@@ -219,8 +219,8 @@ def build_artifacts(
     *,
     import_schemas: bool,
     import_wanted: bool = False,
+    environment: str,
     keys: Mapping[str, str] | None = None,
-    environment: str = "",
     cache: dict[str, CachedTool] | None = None,
     archives: bool = True,
     notify: Callable[[str], None] | None = None,
@@ -234,7 +234,7 @@ def build_artifacts(
     asks for it (``schema = "import"``) without that consent, so the findings say how
     to give it; ``notify`` is told before each import.  ``data`` is the project's data
     files, as the snapshot read them (``source_tree.read_sources``).  ``environment`` is
-    ``requirements.environment_key()`` as the compile took it (taken here if not given).
+    ``requirements.environment_key()`` as the compile took it.
     """
     linker = linked.linker
     assert linker is not None
@@ -242,7 +242,6 @@ def build_artifacts(
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
     imported: list[str] = []
-    environment = environment or environment_key()
     shared = shared_key(linker, import_schemas, environment)
     data_keys: dict[frozenset[str], str] = {}
     # Where each tool built now sits in ``tools``, its cache slot, key and findings, and what
