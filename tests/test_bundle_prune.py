@@ -211,27 +211,34 @@ def test_a_folder_is_let_go_once_the_modules_that_use_it_are_gone(
 
 
 def test_processes_extracting_while_the_pruner_runs_always_see_a_whole_folder(env: dict[str, str], root: Path) -> None:
+    """Three waves of two processes extract the same folder while the pruner runs without a pause.
+
+    Within a wave, one process may end and the pruner take the folder while the other is
+    still extracting it; between waves, nobody holds it, so the pruner takes it for sure
+    and the next wave extracts it again.
+    """
     sha = _sha("contended")
-    children = [
-        subprocess.Popen(
-            [sys.executable, "-c", CHILD, sha, "reread"],
-            env={**os.environ, **env},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(6)
-    ]
     deadline = time.monotonic() + COMMAND_TIMEOUT
-    pruned = 0
-    while any(child.poll() is None for child in children) and time.monotonic() < deadline:
-        pruned += len(prune_bundles(root, max_age=-60))  # every folder no process holds goes at once
-    for child in children:
-        _, err = child.communicate(timeout=COMMAND_TIMEOUT)
-        assert child.returncode == 0, err  # each read the whole data file from its folder, every time
-    assert pruned >= 1  # the pruner did take folders away while the others ran
-    prune_bundles(root, max_age=-60)
-    assert list(root.iterdir()) == []  # nothing half-removed is left behind
+    pruned: list[str] = []
+    for _ in range(3):
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", CHILD, sha, "reread"],
+                env={**os.environ, **env},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        while any(child.poll() is None for child in children) and time.monotonic() < deadline:
+            pruned.extend(prune_bundles(root, max_age=-60))  # every folder no process holds goes at once
+        for child in children:
+            _, err = child.communicate(timeout=COMMAND_TIMEOUT)
+            assert child.returncode == 0, err  # each read the whole data file from its folder, every time
+        pruned.extend(prune_bundles(root, max_age=-60))
+        assert list(root.iterdir()) == []  # the wave's folder went, and nothing half-removed is left behind
+    assert len(pruned) >= 3 and set(pruned) == {sha}
 
 
 def test_a_planted_link_as_a_lock_file_is_never_followed(env: dict[str, str], root: Path, tmp_path: Path) -> None:

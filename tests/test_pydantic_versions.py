@@ -12,6 +12,7 @@ builds the schemas it is compared with.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -45,10 +46,20 @@ MINORS = [f"{PYDANTIC[0]}.{minor}" for minor in range(_lower_bound()[1], PYDANTI
 
 
 def _installed(minor: str) -> Path:
-    """A folder holding pydantic ``minor`` and what it depends on, installed once."""
+    """A folder holding pydantic ``minor`` and what it depends on, installed once.
+
+    One process installs at a time (the suite's workers may want the same minor at once).
+    """
     folder = CACHE / minor
     if (folder / ".complete").is_file():
         return folder
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / ".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return folder if (folder / ".complete").is_file() else _install(minor, folder)
+
+
+def _install(minor: str, folder: Path) -> Path:
     partial = CACHE / f".{minor}.partial"
     shutil.rmtree(partial, ignore_errors=True)
     finished = subprocess.run(
