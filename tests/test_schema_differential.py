@@ -144,6 +144,8 @@ class Module:
     classes: list[str] = field(default_factory=list)
     #: Dataclasses by name: their flavour and decorator options (a base must match both).
     dataclasses: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: The fields of each dataclass, inherited ones included (a subclass adds only new ones).
+    dataclass_fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _one_of(*options: st.SearchStrategy[str] | None) -> st.SearchStrategy[str] | None:
@@ -475,10 +477,24 @@ def class_source(draw: st.DrawFn, module: Module) -> None:
             if flavour == "pydantic-dataclass" and draw(st.booleans()):
                 config = draw(st.sampled_from(['{"title": "Configured"}', 'ConfigDict(json_schema_extra={"x-c": 1})']))
                 options = f"({options[1:-1]}{', ' if options else ''}config={config})"
-            bases = [item for item, kind in module.dataclasses.items() if kind == (flavour, options)]
-            base = f"({draw(st.sampled_from(bases))})" if bases and draw(st.booleans()) else ""
+            bases = [
+                item
+                for item, kind in module.dataclasses.items()
+                if kind == (flavour, options) and len(module.dataclass_fields[item]) + len(fields) <= len(NAMES)
+            ]
+            inherited: tuple[str, ...] = ()
+            if bases and draw(st.booleans()):
+                chosen = draw(st.sampled_from(bases))
+                base, inherited = f"({chosen})", module.dataclass_fields[chosen]
+                # An inherited field given again keeps its place: a default there could come
+                # before inherited fields without one, which Python refuses.  New names only.
+                remaining = [item for item in NAMES if item not in inherited]
+                fields = draw(
+                    st.lists(st.sampled_from(remaining), unique=True, min_size=len(fields), max_size=len(fields))
+                )
             module.lines += [f"@{decorator}{options}", f"class {name}{base}:"]
             module.dataclasses[name] = (flavour, options)
+            module.dataclass_fields[name] = inherited + tuple(fields)
         if draw(st.booleans()):
             module.lines.append(f"    {draw(st.sampled_from(DOCSTRINGS))}")
         defaulted = bool(base)  # after inherited fields, which may have defaults, every field has one
