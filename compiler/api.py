@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contracts.settings import SettingValues
-from .cache import CACHE_DIR, load_cache, write_cache
+from .cache import CACHE_DIR, LINK_FILE, REPORT_FILE, load_cache, write_cache
 from .config import locate_config, read_config
 from .manifest_reuse import Skeleton
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
@@ -58,11 +58,7 @@ class CompileReport:
         return self.errors == 0
 
 
-REPORT_CACHE = "report.pickle"
 _REPORT_KEY = "last"
-#: Each tool's bundle and schemas, keyed by everything they depend on: ``artifacts-<x>.pickle``,
-#: one shard per hex digit ``x`` (``artifacts.artifact_shard``).
-ARTIFACTS_CACHE = "artifacts"
 DIST_WRITTEN = "written"
 DIST_CURRENT = "up to date"
 DIST_NOT_WRITTEN = "not written"
@@ -135,7 +131,7 @@ def compile_project(
     if session is not None:
         session.attempted = (located, pyproject_identity)
     config = read_config(located, out=out)
-    report_path = config.root / CACHE_DIR / REPORT_CACHE
+    report_path = config.root / CACHE_DIR / REPORT_FILE
     last = _cached_report(report_path) if use_cache else None
     recorded = last.written if last is not None else None
     known_skeleton = last.skeleton if last is not None else None
@@ -177,9 +173,9 @@ def compile_project(
 
     mark = time.perf_counter()
     # Not imported on a cache hit, which needs no linking: start-up stays fast.
-    from .link_cache import LINK_CACHE, config_digest, load_link, record_link, reused_link, save_link
+    from .link_cache import config_digest, load_link, record_link, reused_link, save_link
 
-    link_path = config.root / CACHE_DIR / LINK_CACHE
+    link_path = config.root / CACHE_DIR / LINK_FILE
     # The files by name, for the paths a module gives relative to the working folder (``working_folder_check``).
     files = frozenset({item.path for item, _, _ in snapshot.files} | {item.path for item in snapshot.data.files})
     config_key = config_digest(config, pyproject, files)
@@ -216,7 +212,7 @@ def compile_project(
         sources = {item.path: content for item, _, content in snapshot.files}
         keys = {item.path: key for item, key, _ in snapshot.files}
         artifacts_folder = config.root / CACHE_DIR
-        cache: dict[str, Any] = load_artifact_cache(artifacts_folder, ARTIFACTS_CACHE) if use_cache else {}
+        cache: dict[str, Any] = load_artifact_cache(artifacts_folder) if use_cache else {}
         before = dict(cache)
         artifacts = build_artifacts(
             linked,
@@ -234,7 +230,7 @@ def compile_project(
         if use_cache:
             current = {tool.name for tool in linked.tools}
             kept = {slot: value for slot, value in cache.items() if slot.split("#")[0] in current}
-            write_artifact_cache(artifacts_folder, ARTIFACTS_CACHE, kept, before)
+            write_artifact_cache(artifacts_folder, kept, before)
         diagnostics.extend(reporter.diagnostics(artifacts.findings))
         diagnostics[:] = dict.fromkeys(diagnostics)  # a finding of a shared model comes with each tool using it
         timings["artifacts"] = time.perf_counter() - mark

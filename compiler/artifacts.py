@@ -31,7 +31,7 @@ from .bundle import (
     plan_files,
     write_archive,
 )
-from .cache import load_cache, write_cache
+from .cache import ARTIFACT_SHARDS, artifacts_file, load_cache, write_cache
 from .closure import closure_modules
 from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     from hashlib import _Hash as Hash  # the type of a digest object: typeshed's name only
 
 __all__ = [
-    "ARTIFACT_SHARDS",
     "CACHE_TYPES",
     "Artifacts",
     "CachedTool",
@@ -127,9 +126,6 @@ class CachedTool(NamedTuple):
 
 #: What the artifacts cache may hold (``cache.load_cache`` loads nothing else).
 CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos, ToolFiles)
-#: The artifacts cache is split by tool, so that a change of one tool rewrites a sixteenth
-#: of it (its bundles are most of its bytes).
-ARTIFACT_SHARDS = "0123456789abcdef"
 
 
 def artifact_shard(slot: str) -> str:
@@ -137,17 +133,14 @@ def artifact_shard(slot: str) -> str:
     return ARTIFACT_SHARDS[zlib.crc32(slot.split("#")[0].encode()) % len(ARTIFACT_SHARDS)]
 
 
-def _shard_file(folder: Path, prefix: str, shard: str) -> Path:
-    return folder / f"{prefix}-{shard}.pickle"
-
-
-def load_artifact_cache(folder: Path, prefix: str) -> dict[str, Any]:
-    """Every slot of the artifacts cache in ``folder`` (its shards ``<prefix>-<x>.pickle``)."""
+def load_artifact_cache(folder: Path) -> dict[str, Any]:
+    """Every slot of the artifacts cache in ``folder`` (each tool's bundle and schemas, keyed by everything
+    they depend on), from its shards (``cache.artifacts_file``)."""
     entries: dict[str, Any] = {}
     for shard in ARTIFACT_SHARDS:
         entries.update(
             (slot, value)
-            for slot, value in load_cache(_shard_file(folder, prefix, shard), CACHE_TYPES).items()
+            for slot, value in load_cache(folder / artifacts_file(shard), CACHE_TYPES).items()
             if artifact_shard(slot) == shard
         )
     return entries
@@ -160,14 +153,14 @@ def _by_shard(entries: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return grouped
 
 
-def write_artifact_cache(folder: Path, prefix: str, entries: Mapping[str, Any], before: Mapping[str, Any]) -> None:
+def write_artifact_cache(folder: Path, entries: Mapping[str, Any], before: Mapping[str, Any]) -> None:
     """Write the shards whose slots differ from ``before`` (what was loaded)."""
     if entries == before:
         return
     old = _by_shard(before)
     for shard, wanted in _by_shard(entries).items():
         if wanted != old[shard]:
-            write_cache(_shard_file(folder, prefix, shard), wanted)
+            write_cache(folder / artifacts_file(shard), wanted)
 
 
 def shared_key(linker: Linker, import_schemas: bool, environment: str) -> Hash:

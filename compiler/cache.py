@@ -51,11 +51,18 @@ from pathlib import Path
 from ..contracts.version import __version__
 
 __all__ = [
+    "ARTIFACT_SHARDS",
     "CACHE_DIR",
     "CACHE_FILES",
     "CACHE_FORMAT",
+    "INDEX_KEYS_FILE",
+    "INDEX_SHARDS",
+    "LINK_FILE",
+    "REPORT_FILE",
+    "artifacts_file",
     "cache_key_path",
     "held_writes",
+    "index_file",
     "load_cache",
     "prune_cache",
     "write_cache",
@@ -70,18 +77,44 @@ _MAGIC = b"skillc-cache\n"
 _SIGNATURE = hashlib.sha256().digest_size
 _KEY_BYTES = 32
 
-#: Every file this version keeps in ``CACHE_DIR``, named by the modules that write them: the
-#: index in 64 shards and its key list (``index_cache``), the last link (``link_cache``),
-#: the last report and the artifacts in 16 shards (``api``, ``artifacts``).  ``prune_cache``
-#: removes any other skillc cache file, so a new cache file must be named here (the tests
-#: check that a compile writes nothing else).
+# The files of ``CACHE_DIR`` are named here, and the modules that write them take their names
+# from here: ``prune_cache`` removes any other skillc cache file (the tests check that a
+# compile writes nothing else).
+
+#: The last compile's report (``api``).
+REPORT_FILE = "report.pickle"
+#: The last link (``link_cache``).
+LINK_FILE = "link.pickle"
+#: The index's keys and what each holds (``index_cache``): read first, it tells which
+#: summaries can wait until they are needed.
+INDEX_KEYS_FILE = "index-keys.pickle"
+#: The index's shards, by the first two hex digits of a key (``index_cache.shard_of``): so
+#: that changing one file rewrites a small part of it, and a compile that needs a few modules
+#: reads a small part; more shards would cost a cold compile more files to write.
+INDEX_SHARDS = tuple(f"{number:02x}" for number in range(64))
+#: The artifacts' shards, by tool (``artifacts.artifact_shard``): a change of one tool
+#: rewrites a sixteenth of them (its bundles are most of their bytes).
+ARTIFACT_SHARDS = "0123456789abcdef"
+
+
+def index_file(shard: str) -> str:
+    """The name of one of ``INDEX_SHARDS``' files."""
+    return f"index-{shard}.pickle"
+
+
+def artifacts_file(shard: str) -> str:
+    """The name of one of ``ARTIFACT_SHARDS``' files."""
+    return f"artifacts-{shard}.pickle"
+
+
+#: Every file this version keeps in ``CACHE_DIR``.
 CACHE_FILES = frozenset(
     {
-        "index-keys.pickle",
-        "link.pickle",
-        "report.pickle",
-        *(f"index-{number:02x}.pickle" for number in range(64)),
-        *(f"artifacts-{digit}.pickle" for digit in "0123456789abcdef"),
+        REPORT_FILE,
+        LINK_FILE,
+        INDEX_KEYS_FILE,
+        *map(index_file, INDEX_SHARDS),
+        *map(artifacts_file, ARTIFACT_SHARDS),
     }
 )
 #: How every pickle that skillc wrote before caches were signed begins (protocol 5).

@@ -1,7 +1,7 @@
 """The index cache under ``.skill/cache/``: module summaries by content key, in shards.
 
 A shard holds the index results (``IndexResult``) of the content keys whose first two hex
-digits fall in its range; ``INDEX_KEYS`` lists every cached key and what it holds, small
+digits fall in its range (``cache.INDEX_SHARDS``); ``cache.INDEX_KEYS_FILE`` lists every cached key and what it holds, small
 enough to read first.  ``LazyModules`` serves a compile's modules by name, each plain one
 loaded from its shard only when asked for: a compile that links nothing anew (``link_cache``)
 needs few of them.
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cache import CACHE_DIR, load_cache
+from .cache import CACHE_DIR, INDEX_SHARDS, index_file, load_cache
 from .index_types import (
     BinOp,
     Call,
@@ -35,8 +35,6 @@ from .index_types import (
 from .types import Config, Diagnostic, Pos, Severity
 
 __all__ = [
-    "INDEX_KEYS",
-    "INDEX_SHARDS",
     "INDEX_TYPES",
     "OTHER",
     "PLAIN",
@@ -48,12 +46,7 @@ __all__ = [
     "shard_path",
 ]
 
-#: The index cache is split into this many shards by the first two hex digits of each key,
-#: so that changing one file rewrites a small part of it, and a compile that needs a few
-#: modules (``LazyModules``) reads a small part; more shards would cost a cold compile more
-#: files to write.
-SHARD_COUNT = 64
-INDEX_SHARDS = tuple(f"{number:02x}" for number in range(SHARD_COUNT))
+_SHARD_COUNT = len(INDEX_SHARDS)
 
 
 def shard_of(key: str) -> str:
@@ -64,18 +57,13 @@ def shard_of(key: str) -> str:
 @functools.lru_cache(maxsize=1024)  # a compile asks for every key's, and there are 256 prefixes
 def _shard_of_prefix(prefix: str) -> str:
     try:
-        return f"{int(prefix, 16) * SHARD_COUNT // 256:02x}"
+        return f"{int(prefix, 16) * _SHARD_COUNT // 256:02x}"
     except ValueError:  # not a digest: a damaged key list
         return ""
 
 
-#: The keys the shards hold, and what each holds (``kind``): read first, it tells which
-#: summaries can wait until they are needed.
-INDEX_KEYS = "index-keys.pickle"
-
-
 def shard_path(config: Config, shard: str) -> Path:
-    return config.root / CACHE_DIR / f"index-{shard}.pickle"
+    return config.root / CACHE_DIR / index_file(shard)
 
 
 @dataclass(frozen=True)
@@ -90,7 +78,7 @@ class Indexed:
 IndexResult = ModuleIndex | Indexed | tuple[Diagnostic, ...]
 
 
-#: What ``INDEX_KEYS`` says of each cached key: a plain module, which may be loaded only
+#: What ``cache.INDEX_KEYS_FILE`` says of each cached key: a plain module, which may be loaded only
 #: when it is needed; anything else (warnings, a failure) is loaded with the index.
 PLAIN = "module"
 OTHER = "other"

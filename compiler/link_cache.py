@@ -40,7 +40,6 @@ from .types import (
 )
 
 __all__ = [
-    "LINK_CACHE",
     "LinkRecord",
     "LinkResult",
     "config_digest",
@@ -50,7 +49,6 @@ __all__ = [
     "save_link",
 ]
 
-LINK_CACHE = "link.pickle"
 _KEY = "last"
 
 

@@ -19,10 +19,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
-from .cache import CACHE_DIR, load_cache, write_cache
+from .cache import CACHE_DIR, INDEX_KEYS_FILE, INDEX_SHARDS, load_cache, write_cache
 from .index_cache import (
-    INDEX_KEYS,
-    INDEX_SHARDS,
     INDEX_TYPES,
     PLAIN,
     Indexed,
@@ -37,8 +35,6 @@ from .source_tree import Snapshot, SourceFile, file_diagnostic
 from .types import Config, Diagnostic, IndexStats
 
 __all__ = [
-    "INDEX_KEYS",
-    "INDEX_SHARDS",
     "IndexResult",
     "Indexed",
     "ProjectIndex",
@@ -272,11 +268,11 @@ def _job(item: SourceFile, content: bytes) -> tuple[str, str, bool, bytes]:
 def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True) -> ProjectIndex:
     """Index every module of the snapshot, parsing only what the cache does not know.
 
-    ``INDEX_KEYS`` lists the cached keys and what each one holds, so that a plain module
+    ``INDEX_KEYS_FILE`` lists the cached keys and what each one holds, so that a plain module
     the cache knows is loaded only when it is needed (``LazyModules``); without that list,
     or of a key it does not describe, every shard is loaded as before.
     """
-    known: dict[str, object] = load_cache(config.root / CACHE_DIR / INDEX_KEYS, ()) if use_cache else {}
+    known: dict[str, object] = load_cache(config.root / CACHE_DIR / INDEX_KEYS_FILE, ()) if use_cache else {}
     shard_keys: dict[str, set[str]] = {shard: set() for shard in INDEX_SHARDS}
     for key in known:
         if shard_of(key) in shard_keys:
@@ -336,7 +332,7 @@ def index_sources(config: Config, snapshot: Snapshot, *, use_cache: bool = True)
             write_cache(shard_path(config, name), written)
             changed = True
         if changed or known != kinds:
-            write_cache(config.root / CACHE_DIR / INDEX_KEYS, kinds)
+            write_cache(config.root / CACHE_DIR / INDEX_KEYS_FILE, kinds)
     order: list[str] = []
     loaded: dict[str, ModuleIndex] = {}
     module_keys: dict[str, str] = {}

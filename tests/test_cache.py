@@ -11,14 +11,21 @@ from pathlib import Path
 
 import pytest
 from helpers import write_project
-from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE, compile_project
-from skillc.compiler.artifacts import ARTIFACT_SHARDS
-from skillc.compiler.cache import held_writes, load_cache, write_cache
+from skillc.compiler.api import compile_project
+from skillc.compiler.cache import (
+    ARTIFACT_SHARDS,
+    INDEX_KEYS_FILE,
+    INDEX_SHARDS,
+    LINK_FILE,
+    REPORT_FILE,
+    held_writes,
+    load_cache,
+    write_cache,
+)
 from skillc.compiler.index_cache import INDEX_TYPES
 from skillc.compiler.index_types import ModuleIndex
-from skillc.compiler.link_cache import LINK_CACHE
 from skillc.compiler.report_json import report_to_dict
-from skillc.compiler.sources import INDEX_KEYS, INDEX_SHARDS, PARALLEL_THRESHOLD
+from skillc.compiler.sources import PARALLEL_THRESHOLD
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool
@@ -75,18 +82,18 @@ def test_a_corrupt_index_cache_is_ignored_and_replaced(tmp_path: Path) -> None:
     expected = _stable(compile_project(tmp_path))
     for shard in (tmp_path / ".skill/cache").glob("index-*.pickle"):  # the key list too
         shard.write_bytes(b"\x80\x05garbage that is no pickle")
-    (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
+    (tmp_path / ".skill/cache" / REPORT_FILE).unlink()
     report = compile_project(tmp_path)
     assert (report.stats.parsed, report.stats.cached) == (4, 0)
     assert _stable(report) == expected
-    (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
+    (tmp_path / ".skill/cache" / REPORT_FILE).unlink()
     assert compile_project(tmp_path).stats.parsed == 0
 
 
 def test_a_corrupt_report_cache_is_ignored(tmp_path: Path) -> None:
     _project(tmp_path, 2)
     expected = _stable(compile_project(tmp_path))
-    (tmp_path / ".skill/cache" / REPORT_CACHE).write_bytes(b"\x80\x05\x95broken")
+    (tmp_path / ".skill/cache" / REPORT_FILE).write_bytes(b"\x80\x05\x95broken")
     report = compile_project(tmp_path)
     assert (report.stats.parsed, report.stats.cached, report.stats.workers) == (0, 4, 1)
     assert _stable(report) == expected
@@ -111,7 +118,7 @@ class _Exploit:
         return (os.system, ("touch pwned",))
 
 
-@pytest.mark.parametrize("pattern", ["index-*.pickle", REPORT_CACHE])
+@pytest.mark.parametrize("pattern", ["index-*.pickle", REPORT_FILE])
 def test_a_cache_that_would_run_code_is_refused(tmp_path: Path, pattern: str) -> None:
     _project(tmp_path, 1)
     compile_project(tmp_path)
@@ -126,10 +133,10 @@ def test_the_cache_is_written_atomically_and_leaves_no_temporary_files(tmp_path:
     _project(tmp_path, 1)
     compile_project(tmp_path)
     names = sorted(p.name for p in (tmp_path / ".skill/cache").iterdir())
-    assert {REPORT_CACHE, INDEX_KEYS, LINK_CACHE} <= set(names)
-    artifacts = [n for n in names if n.startswith(f"{ARTIFACTS_CACHE}-")]
-    assert artifacts and set(artifacts) <= {f"{ARTIFACTS_CACHE}-{shard}.pickle" for shard in ARTIFACT_SHARDS}
-    shards = [n for n in names if n not in (REPORT_CACHE, INDEX_KEYS, LINK_CACHE, *artifacts)]
+    assert {REPORT_FILE, INDEX_KEYS_FILE, LINK_FILE} <= set(names)
+    artifacts = [n for n in names if n.startswith("artifacts-")]
+    assert artifacts and set(artifacts) <= {f"artifacts-{shard}.pickle" for shard in ARTIFACT_SHARDS}
+    shards = [n for n in names if n not in (REPORT_FILE, INDEX_KEYS_FILE, LINK_FILE, *artifacts)]
     assert shards and {n for n in shards} <= {f"index-{shard}.pickle" for shard in INDEX_SHARDS}
     assert not any(n.endswith(".tmp") for n in names)
 
@@ -170,16 +177,16 @@ def test_a_stale_key_list_only_costs_time(tmp_path: Path) -> None:
     """The key list says which files to parse early; a wrong one never changes the result."""
     _project(tmp_path, 3)
     expected = _stable(compile_project(tmp_path))
-    keys = tmp_path / ".skill/cache" / INDEX_KEYS
+    keys = tmp_path / ".skill/cache" / INDEX_KEYS_FILE
     for damage in (b"garbage", pickle.dumps({"version": "x"})):
         keys.write_bytes(damage)
-        (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
+        (tmp_path / ".skill/cache" / REPORT_FILE).unlink()
         report = compile_project(tmp_path)
         assert (report.stats.parsed, _stable(report)) == (0, expected)
     # Claiming that every file is new: all are parsed early, the answer is the same.
     for shard in (tmp_path / ".skill/cache").glob("index-??.pickle"):
         shard.unlink()
-    (tmp_path / ".skill/cache" / REPORT_CACHE).unlink()
+    (tmp_path / ".skill/cache" / REPORT_FILE).unlink()
     report = compile_project(tmp_path)
     assert (report.stats.parsed, _stable(report)) == (5, expected)
 
@@ -207,7 +214,7 @@ def test_the_index_cache_can_load_every_type_a_module_summary_holds() -> None:
 
 
 def test_held_writes_are_written_once_when_the_block_ends_however_it_ends(tmp_path: Path) -> None:
-    path = tmp_path / ".skill" / "cache" / REPORT_CACHE
+    path = tmp_path / ".skill" / "cache" / REPORT_FILE
     with pytest.raises(KeyboardInterrupt), held_writes():
         write_cache(path, {"last": 1})
         write_cache(path, {"last": 2})

@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 from helpers import RunSkill, write_project
-from skillc.compiler.api import ARTIFACTS_CACHE, REPORT_CACHE
-from skillc.compiler.artifacts import ARTIFACT_SHARDS
-from skillc.compiler.cache import _MAGIC, CACHE_FILES
-from skillc.compiler.index_cache import INDEX_KEYS, INDEX_SHARDS
-from skillc.compiler.link_cache import LINK_CACHE
+from skillc.compiler.cache import (
+    _MAGIC,
+    ARTIFACT_SHARDS,
+    CACHE_FILES,
+    INDEX_KEYS_FILE,
+    INDEX_SHARDS,
+    LINK_FILE,
+    REPORT_FILE,
+)
 
 TOOL = '''from skillc import tool
 
@@ -53,11 +57,11 @@ def _names(folder: Path) -> set[str]:
 
 def test_the_names_this_version_keeps_are_the_ones_its_modules_write() -> None:
     written = {
-        INDEX_KEYS,
-        LINK_CACHE,
-        REPORT_CACHE,
+        INDEX_KEYS_FILE,
+        LINK_FILE,
+        REPORT_FILE,
         *(f"index-{shard}.pickle" for shard in INDEX_SHARDS),
-        *(f"{ARTIFACTS_CACHE}-{shard}.pickle" for shard in ARTIFACT_SHARDS),
+        *(f"artifacts-{shard}.pickle" for shard in ARTIFACT_SHARDS),
     }
     assert written == CACHE_FILES
 
@@ -70,7 +74,7 @@ def test_a_compile_writes_no_cache_file_that_a_later_one_would_remove(
     assert skill("compile", "--check", str(project), env=env).code == 0
     names = _names(project / ".skill/cache")
     assert names <= CACHE_FILES, sorted(names - CACHE_FILES)
-    assert {INDEX_KEYS, LINK_CACHE, REPORT_CACHE} <= names
+    assert {INDEX_KEYS_FILE, LINK_FILE, REPORT_FILE} <= names
     assert len([name for name in names if name.startswith("index-")]) > 8  # sharded: many to keep
 
 
@@ -124,7 +128,7 @@ def test_orphans_of_older_layouts_go_and_nothing_else_does(
     assert (cache / "index-b.pickle").is_dir() and (cache / "index-c.pickle").is_symlink()
     assert outside.read_bytes() == _MAGIC + b"somewhere else"
     assert names - set(kept) - {"index-b.pickle", "index-c.pickle"} <= CACHE_FILES
-    assert {INDEX_KEYS, LINK_CACHE, REPORT_CACHE} <= names  # what this version uses stays
+    assert {INDEX_KEYS_FILE, LINK_FILE, REPORT_FILE} <= names  # what this version uses stays
     unchanged = skill("compile", str(project), env=env)
     assert unchanged.code == 0 and "0 parsed" in unchanged.stdout, unchanged.stdout
 
@@ -133,12 +137,12 @@ def test_a_cache_that_empties_leaves_no_file(tmp_path: Path, skill: RunSkill, en
     project = _project(tmp_path / "p", 24)
     assert skill("compile", str(project), env=env).code == 0
     cache = project / ".skill/cache"
-    shards = {name for name in _names(cache) if name.startswith(("index-", "artifacts-")) and name != INDEX_KEYS}
+    shards = {name for name in _names(cache) if name.startswith(("index-", "artifacts-")) and name != INDEX_KEYS_FILE}
     _project(project, 1)
     for n in range(1, 24):
         (project / f"src/tools/t{n}.py").unlink()
     assert skill("compile", str(project), env=env).code == 0
-    after = {name for name in _names(cache) if name.startswith(("index-", "artifacts-")) and name != INDEX_KEYS}
+    after = {name for name in _names(cache) if name.startswith(("index-", "artifacts-")) and name != INDEX_KEYS_FILE}
     # Three modules are left (agent, tools, t0): at most three index shards, one artifacts shard.
     assert len([name for name in after if name.startswith("index-")]) <= 3
     assert len([name for name in after if name.startswith("artifacts-")]) == 1

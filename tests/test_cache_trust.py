@@ -66,13 +66,12 @@ FORGE = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from skillc.compiler.api import ARTIFACTS_CACHE
     from skillc.compiler.artifacts import CACHE_TYPES
     from skillc.compiler.cache import load_cache, write_cache
     sys.path.insert(0, sys.argv[2])
     from test_cache_trust import _poison
 
-    shards = sorted((Path(sys.argv[1]) / ".skill/cache").glob(f"{ARTIFACTS_CACHE}-*.pickle"))
+    shards = sorted((Path(sys.argv[1]) / ".skill/cache").glob("artifacts-*.pickle"))
     assert shards, "the attacker's compile wrote no artifacts cache"
     for path in shards:
         cache = load_cache(path, CACHE_TYPES)
