@@ -81,28 +81,32 @@ _PLAIN_BUDGET: Final = 2_000
 
 
 def _plain(value: object) -> bool:
-    """Whether ``value`` is made only of dicts, lists and JSON scalars (and small)."""
-    kind = type(value)
-    if kind in _PLAIN_LEAVES:
+    """Whether ``value`` is made only of dicts with string keys, lists and JSON scalars (of exactly
+    those types), holding at most ``_PLAIN_BUDGET`` items in all.
+
+    A sync tool's result is checked on every call: nothing here calls anything it need not.
+    """
+    leaves = _PLAIN_LEAVES
+    if type(value) in leaves:
         return True
-    pending: list[object] = [value]
+    pending: list[Any] = [value]  # never a leaf: leaves are not pushed
     budget = _PLAIN_BUDGET
     while pending:
         item = pending.pop()
         kind = type(item)
         if kind is dict:
-            assert isinstance(item, dict)
             budget -= len(item)
             for key, inner in item.items():
                 if type(key) is not str:
                     return False
-                if type(inner) not in _PLAIN_LEAVES:
+                if type(inner) not in leaves:
                     pending.append(inner)
         elif kind is list:
-            assert isinstance(item, list)
             budget -= len(item)
-            pending.extend(inner for inner in item if type(inner) not in _PLAIN_LEAVES)
-        elif kind not in _PLAIN_LEAVES:
+            for inner in item:
+                if type(inner) not in leaves:
+                    pending.append(inner)
+        else:
             return False
         if budget < 0:
             return False

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from runtime_support import compile_case, run
+from skillc.runtime import call as call_module
 from skillc.runtime.context import ToolContext
 from skillc.runtime.loader import Runtime, load_dist
 from skillc.runtime.results import ERROR_TYPES, ToolResult
@@ -417,3 +418,52 @@ def test_any_argument_document_gives_a_result_never_an_exception(
     assert result.error_type in (None, "unknown_tool", "invalid_json", "validation"), result
     if name == "nope":
         assert result.error_type == "unknown_tool"
+
+
+class _Text(str):
+    """A str subclass: serialized by code that may be the tool's, so never plain."""
+
+
+#: A budget small enough for the examples to reach it (the real one is thousands of items).
+_BUDGET = 8
+
+
+def _plain_by_definition(value: object) -> bool:
+    """What ``call._plain`` answers, spelled out: exact JSON types, string keys, few items."""
+    sizes: list[int] = []
+
+    def walk(item: object) -> bool:
+        if type(item) in (str, int, float, bool, type(None)):
+            return True
+        if type(item) is dict:
+            sizes.append(len(item))
+            return all(type(key) is str and walk(inner) for key, inner in item.items())
+        if type(item) is list:
+            sizes.append(len(item))
+            return all(walk(inner) for inner in item)
+        return False
+
+    return walk(value) and sum(sizes) <= _BUDGET
+
+
+_LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=3), st.builds(_Text), st.just((1,))
+)
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=2), st.integers(0, 3)), inner, max_size=4),
+    ),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES)
+def test_a_sync_result_is_serialized_unguarded_only_when_it_is_plain_json_data(value: object) -> None:
+    """Plain data cannot run code while it is serialized; anything else (a str subclass, a
+    tuple, a key that is not a str, too many items) goes under the tool's timeout."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(call_module, "_PLAIN_BUDGET", _BUDGET)
+        assert call_module._plain(value) is _plain_by_definition(value)
