@@ -1,10 +1,10 @@
 """The index cache under ``.skill/cache/``: module summaries by content key, in shards.
 
 A shard holds the index results (``IndexResult``) of the content keys whose first two hex
-digits fall in its range (``cache.INDEX_SHARDS``); ``cache.INDEX_KEYS_FILE`` lists every cached key and what it holds, small
-enough to read first.  ``LazyModules`` serves a compile's modules by name, each plain one
-loaded from its shard only when asked for: a compile that links nothing anew (``link_cache``)
-needs few of them.
+digits fall in its range (``cache.INDEX_SHARDS``); ``cache.INDEX_KEYS_FILE`` lists every
+cached key and what it holds, small enough to read first.  ``LazyModules`` serves a
+compile's modules by name, each plain one loaded from its shard only when asked for: a
+compile that links nothing anew (``link_cache``) needs few of them.
 """
 
 from __future__ import annotations

@@ -3,9 +3,8 @@
 ``cli.render`` lays out a table that fits the console itself (rich's own layout took a
 third of a second for 500 tools) and leaves the rest to rich.  Whatever the cells hold
 (wide and combining characters, markup-like brackets, backslashes, line breaks, tabs,
-control characters made visible)
-and however wide the console, on a terminal or not, the text must be the very text rich
-writes for the same table.
+control characters made visible) and however wide the console, on a terminal or not, the
+text must be the very text rich writes for the same table.
 """
 
 from __future__ import annotations
