@@ -35,7 +35,7 @@ from .json_edges import takes_floats
 from .ownjson import read_json
 from .sdk import FunctionTool, Tool, settings_of
 from .serialize import describe_exception
-from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_future
+from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_done
 
 __all__ = ["DistStore", "LoadError", "LoadedTool"]
 
@@ -139,7 +139,7 @@ class DistStore:
             return frozenset(
                 name
                 for name, work in self._tool_loads.items()
-                if work.future.done() and not work.future.cancelled() and work.future.exception() is None
+                if work.done() and not work.cancelled() and work.error is None
             )
 
     # --- loading, once each ------------------------------------------------------------
@@ -193,11 +193,11 @@ class DistStore:
         missing = [name for name in names if name not in found]
         if missing:
             work = self.pool.submit(lambda: {name: self._read_definition(name) for name in missing}, Context())
-            if not await wait_future(work.future, timeout):
+            if not await wait_done(work, timeout):
                 self.pool.abandon(work)
                 found.update({name: f"reading its definition took longer than {timeout:g} s" for name in missing})
             else:
-                for name, document in work.future.result().items():
+                for name, document in work.result().items():
                     if not isinstance(document, str):
                         self._definitions[name] = document
                     found[name] = document
@@ -207,14 +207,14 @@ class DistStore:
         """Run ``job`` once for ``name`` (concurrent callers share it); a failure is retried later."""
         with self._lock:
             work = loads.get(name)
-            if work is None or work.future.cancelled():
+            if work is None or work.cancelled():
                 # An empty context: the import belongs to no call, and no call's capture.
                 work = loads[name] = self.pool.submit(job, Context())
-        if not await wait_future(work.future, timeout):
+        if not await wait_done(work, timeout):
             # Other callers may still wait for it: write its thread off, never cancel it.
             self.pool.abandon(work, cancel=False)
             raise TimeoutError(f"loading took longer than {timeout:g} s")
-        error = work.future.exception()
+        error = work.error
         if error is not None:
             with self._lock:
                 if loads.get(name) is work:
@@ -222,7 +222,7 @@ class DistStore:
             if isinstance(error, LoadError):
                 raise error
             raise LoadError(describe_exception(error))
-        return work.future.result()
+        return work.result()
 
     # --- reading dist/ (in the pool) -----------------------------------------------------
 

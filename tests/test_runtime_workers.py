@@ -15,7 +15,7 @@ from runtime_support import run
 from skillc.runtime.capture import Capture
 from skillc.runtime.context import ToolContext
 from skillc.runtime.running import Running
-from skillc.runtime.workers import Outcome, WorkerPool, invoke
+from skillc.runtime.workers import Outcome, Work, WorkerPool, invoke, wait_done
 
 
 @pytest.fixture
@@ -116,6 +116,96 @@ def test_a_sync_function_that_returns_an_awaitable_has_it_awaited(pool: WorkerPo
     assert run(invoke(pool, later, asynchronous=False, timeout=1)).value == "awaited"
     slow = run(invoke(pool, lambda: asyncio.sleep(10), asynchronous=False, timeout=0.1))
     assert slow.timed_out
+
+
+def test_a_job_cancelled_in_the_queue_never_runs_and_its_waiters_hear_it(pool: WorkerPool) -> None:
+    release, ran, heard = threading.Event(), [], []
+    blocker = pool.submit(release.wait)  # the one worker is busy: the next job waits in the queue
+    queued = pool.submit(lambda: ran.append("ran"))
+    queued.when_done(lambda: heard.append(queued.cancelled()))
+    assert not queued.done() and not queued.running()
+    assert queued.cancel() and queued.cancel()  # cancelled, and stays so
+    assert heard == [True] and queued.done()
+    release.set()
+    last = pool.submit(lambda: "after")
+
+    assert run(wait_done(last, 2)) and last.result() == "after"
+    assert blocker.result() is True
+    assert ran == [] and queued.cancelled()
+    with pytest.raises(RuntimeError, match="cancelled"):
+        queued.result()
+
+
+def test_a_running_or_finished_job_cannot_be_cancelled(pool: WorkerPool) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def job() -> str:
+        started.set()
+        release.wait(2)
+        return "finished"
+
+    work = pool.submit(job)
+    assert started.wait(2)
+    assert work.running() and not work.cancel()
+    release.set()
+    assert run(wait_done(work, 2))
+    assert not work.cancel() and not work.cancelled()
+    assert work.result() == "finished" and repr(work) == "<Work done>"
+
+
+def test_a_waiter_added_after_the_end_is_called_at_once_and_one_that_fails_is_logged(
+    pool: WorkerPool, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken() -> None:
+        raise ValueError("no")
+
+    work = pool.submit(lambda: 1 / 0)
+    assert run(wait_done(work, 2))
+    heard: list[str] = []
+    with caplog.at_level(logging.ERROR, logger="skillc.runtime"):
+        work.when_done(broken)
+        work.when_done(lambda: heard.append("late"))
+    assert heard == ["late"]
+    assert [record.getMessage() for record in caplog.records] == ["a waiter of a worker's job failed"]
+    assert isinstance(work.error, ZeroDivisionError)
+    with pytest.raises(ZeroDivisionError):
+        work.result()
+
+
+def test_many_jobs_from_many_threads_each_end_once_with_their_own_result() -> None:
+    workers = WorkerPool(4)
+    jobs: list[tuple[int, Work[int]]] = []
+    calls: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def submit(start: int) -> None:
+        for number in range(start, start + 250):
+            work = workers.submit(lambda number=number: number * 2)  # type: ignore[misc]
+            work.when_done(lambda number=number: _count(calls, lock, number))  # type: ignore[misc]
+            with lock:
+                jobs.append((number, work))
+
+    try:
+        threads = [threading.Thread(target=submit, args=(start,)) for start in range(0, 1000, 250)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+
+        async def all_done() -> list[bool]:
+            return await asyncio.gather(*(wait_done(work, 10) for _, work in jobs))
+
+        assert all(run(all_done()))
+    finally:
+        workers.close()
+    assert sorted(number for number, _ in jobs) == list(range(1000))
+    assert all(work.result() == number * 2 for number, work in jobs)
+    assert calls == dict.fromkeys(range(1000), 1)
+
+
+def _count(calls: dict[int, int], lock: threading.Lock, number: int) -> None:
+    with lock:
+        calls[number] = calls.get(number, 0) + 1
 
 
 def test_a_capture_keeps_only_the_start_of_endless_output() -> None:
