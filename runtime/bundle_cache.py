@@ -10,8 +10,11 @@ keeps what an active week used) is removed, and made again if it is ever needed:
   looks at the folder, and keeps it for as long as the module space that imports from it
   lives (``hold_folder``; its modules keep it alive), or until the process ends: a running
   ``skill serve`` imports bundle modules and reads their data files at call time.  One
-  descriptor per folder in use.  The lock file's modification time is the folder's last
-  use, refreshed at most once an hour.
+  descriptor per folder in use, for at most a quarter of the descriptors the process may
+  open (``RLIMIT_NOFILE``): a process that uses more folders than that (a server of
+  hundreds of tools, under macOS's default of 256) marks the others used without holding
+  them, so that its tools' own files, sockets and databases still find descriptors.  The
+  lock file's modification time is the folder's last use, refreshed at most once an hour.
 - ``prune_bundles`` removes a folder only when its last use is older than ``MAX_AGE`` and it
   has taken the exclusive lock without waiting (so no live process holds it), then looks at
   the last use again; it renames the folder aside (``.prune-*``) and removes the lock file
@@ -46,6 +49,7 @@ from pathlib import Path
 
 if sys.platform != "win32":
     import fcntl
+    import resource
 
 __all__ = ["MAX_AGE", "hold_folder", "locks_folder", "private_folder", "prune_bundles", "schedule_prune"]
 
@@ -57,6 +61,8 @@ MAX_AGE = 7 * 24 * 3600.0
 PRUNE_EVERY = 24 * 3600.0
 #: A lock file's modification time is refreshed when it is older than this (seconds).
 _TOUCH_EVERY = 3600.0
+#: A process holds at most this share of the descriptors it may open (1/4): the rest are its tools'.
+_HOLD_SHARE = 4
 #: How long a process waits for its shared lock (a pruner holds the exclusive one only for a
 #: rename and an unlink), and how many times it opens the lock file again when a pruner
 #: removed the one it had opened.
@@ -122,7 +128,9 @@ def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
     one, until the process ends): see the module.
 
     Call it before looking at the folder.  ``False`` when no lock can be had (no lock folder,
-    no ``flock``, no free descriptor): the folder is then used as before there were locks.
+    no ``flock``, no free descriptor) or when the process holds its share of descriptors
+    already (``_HOLD_SHARE``; the folder's lock file is then marked used, so that a pruner
+    leaves it for ``MAX_AGE``): the folder is then used as before there were locks.
     """
     if sys.platform == "win32":
         return False
@@ -132,6 +140,9 @@ def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
         entry = _HELD.get(path)
         if entry is None:
             if _made_locks_folder(root) is None:
+                return False
+            if len(_HELD) >= _hold_budget():
+                _mark_path_used(path)
                 return False
             try:
                 descriptor = _shared_lock(path)
@@ -145,6 +156,24 @@ def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
         if holder is not None:
             weakref.finalize(holder, _COLLECTED.append, path)
     return True
+
+
+def _hold_budget() -> int:
+    """How many lock files this process may hold open: its share of the descriptors it may open now."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft // _HOLD_SHARE if soft != resource.RLIM_INFINITY else sys.maxsize
+
+
+def _mark_path_used(path: Path) -> None:
+    """Mark the folder of the lock file ``path`` used now (making the file if need be), holding nothing."""
+    try:
+        descriptor = os.open(path, _LOCK_FLAGS, 0o600)
+        try:
+            _mark_used(descriptor)
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        logger.debug("cannot mark %s used: %s", path, error)
 
 
 def _let_collected_go() -> None:

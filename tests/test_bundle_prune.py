@@ -271,3 +271,68 @@ def test_the_lock_folder_is_private_and_pruning_problems_never_fail_a_command(
     tested = skill("test", "--name", "ping", "--input", '{"text": "b"}', str(project), env=env)
     assert tested.code == 0 and "b" in tested.stdout and tested.stderr == "", tested.stderr
     assert legacy.is_dir()
+
+
+#: Load the compiled project ``argv[1]`` with a soft limit of ``argv[2]`` descriptors and call
+#: every tool; print how many succeeded, then the descriptors held and free after the calls.
+MANY_TOOLS_CHILD = textwrap.dedent(
+    """
+    import asyncio, os, resource, sys
+    from pathlib import Path
+    resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[2]), resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    from skillc.runtime import load_dist
+    from skillc.runtime.context import ToolContext
+
+    async def main():
+        runtime = load_dist(Path(sys.argv[1]) / "dist")
+        results = [await runtime.call(name, '{"n": 2}', "c", ToolContext()) for name in runtime.tool_names]
+        print(sum(not result.is_error for result in results), len(results))
+        print(next((result.output for result in results if result.is_error), "no error"))
+        opened = []
+        try:  # what the process can still open: its tools' own files and sockets need descriptors
+            while len(opened) < 16:
+                opened.append(os.open(os.devnull, os.O_RDONLY))
+        except OSError as error:
+            print("cannot open:", error)
+        print(len(opened), "opened")
+        runtime.close()
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_a_process_with_more_tools_than_descriptors_holds_a_share_and_runs_them_all(
+    tmp_path: Path, skill: RunSkill, env: dict[str, str], root: Path
+) -> None:
+    count, limit = 60, 64  # macOS's default soft limit is 256: a project of 300 tools
+    sources = {
+        f"tool_{number}.py": f"from skillc import tool\n\n\n@tool\ndef tool_{number}(n: int) -> int:\n"
+        f'    """Multiply by {number}."""\n    return n * {number}\n'
+        for number in range(count)
+    }
+    imports = "".join(f"from tool_{number} import tool_{number}\n" for number in range(count))
+    tools = ", ".join(f"tool_{number}" for number in range(count))
+    sources["agent.py"] = (
+        f"from skillc import Agent, Skill\n{imports}\n\n"
+        f'agent = Agent(name="many", skills=[Skill(name="s", tools=[{tools}])])\n'
+    )
+    project = write_project(tmp_path / "many", sources)
+    compiled = skill("compile", str(project), env=env)
+    assert compiled.code == 0, compiled.stdout + compiled.stderr
+
+    done = subprocess.run(
+        [sys.executable, "-c", MANY_TOOLS_CHILD, str(project), str(limit)],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{count} {count}", "no error", "16 opened"]
+    folders = [path.name for path in root.iterdir() if len(path.name) == 64]
+    assert len(folders) == count  # one extracted folder per tool
+    locks = {path.name for path in locks_folder(root).iterdir()} - {"prune.stamp"}
+    assert locks == {f"{name}.lock" for name in folders}  # each held, or marked used without a descriptor
+    assert prune_bundles(root) == ()  # every one was used just now
