@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Annotated
 
 from ..serve.choices import Host, Transport
+from .lifetime import keep_until_exit
 from .quick import argument, option, parse_plain
 
 __all__ = ["QUICK_COMMANDS", "Environment", "OutputFormat", "compile_", "quick_call", "serve", "settings", "test"]
@@ -71,7 +72,7 @@ def compile_(
     """Check the project statically and build its per-tool bundles."""
     from .compiling import run_compile_command  # for start-up: the compiler loads when the command runs
 
-    return run_compile_command(
+    code = run_compile_command(
         project,
         out=out,
         as_json=output_format is OutputFormat.json,
@@ -80,6 +81,9 @@ def compile_(
         check=check,
         allow_import=allow_import,
     )
+    if not watch:  # a watch's compiles replace what the last one kept: it must stay collectable
+        keep_until_exit()  # no project code ran in this process: what is left is skillc's
+    return code
 
 
 def test(
@@ -104,6 +108,7 @@ def test(
     """Run one tool from its compiled bundle, as a model's call would."""
     from .tooltest import run_test_command  # for start-up: the project and runtime load when the command runs
 
+    keep_until_exit()  # loaded, and no tool code has run yet
     return run_test_command(
         project,
         name,
@@ -142,6 +147,7 @@ def serve(
     """Serve the compiled tools over MCP (Model Context Protocol)."""
     from .serve import run_serve_command  # for start-up: the project and runtime load when the command runs
 
+    keep_until_exit()  # loaded, and no tool code has run yet
     return run_serve_command(
         project,
         transport=transport,

@@ -22,6 +22,7 @@ from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UserEr
 from ..runtime.last_resort import HOPELESS_AFTER, set_last_resort
 from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
+from .lifetime import own_process
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
@@ -134,6 +135,7 @@ def _give_up(label: str) -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: the process is the command's own (``lifetime``)."""
+    own_process()
     set_last_resort(_give_up)
     sys.exit(run())

@@ -24,6 +24,7 @@ from ..serve.choices import Host, Transport
 from ..serve.hosts import Launch, host_config, serve_arguments
 from ..serve.options import HttpOptions
 from .consoles import notice, runtime_log, stderr, stdout
+from .lifetime import keep_until_exit
 
 __all__ = ["run_serve_command"]
 
@@ -95,6 +96,7 @@ def run_serve_command(
             from ..serve.server import build_server
             from ..serve.stdio import serve_stdio
 
+            keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet
             with opened:
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
@@ -107,5 +109,6 @@ def run_serve_command(
         )
         from ..serve.http import serve_http
 
+        keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet
         serve_http(opened, options)
     return 0
