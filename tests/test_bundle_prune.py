@@ -70,10 +70,10 @@ def root(env: dict[str, str]) -> Path:
     return folder
 
 
-def _extract(sha: str, env: dict[str, str]) -> Path:
-    """Extract a bundle in a process of its own that then ends."""
+def _run_child(script: str, *args: str, env: dict[str, str]) -> str:
+    """Run ``script`` in a Python process of its own, with the bundle cache of ``env``; what it printed."""
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, sha],
+        [sys.executable, "-c", script, *args],
         env={**os.environ, **env},
         capture_output=True,
         text=True,
@@ -81,7 +81,12 @@ def _extract(sha: str, env: dict[str, str]) -> Path:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    return Path(done.stdout.strip())
+    return done.stdout
+
+
+def _extract(sha: str, env: dict[str, str]) -> Path:
+    """Extract a bundle in a process of its own that then ends."""
+    return Path(_run_child(CHILD, sha, env=env).strip())
 
 
 def _holder(sha: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], Path]:
@@ -321,16 +326,8 @@ def test_a_process_with_more_tools_than_descriptors_holds_a_share_and_runs_them_
     compiled = skill("compile", str(project), env=env)
     assert compiled.code == 0, compiled.stdout + compiled.stderr
 
-    done = subprocess.run(
-        [sys.executable, "-c", MANY_TOOLS_CHILD, str(project), str(limit)],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"{count} {count}", "no error", "16 opened"]
+    printed = _run_child(MANY_TOOLS_CHILD, str(project), str(limit), env=env)
+    assert printed.splitlines() == [f"{count} {count}", "no error", "16 opened"]
     folders = [path.name for path in root.iterdir() if len(path.name) == 64]
     assert len(folders) == count  # one extracted folder per tool
     locks = {path.name for path in locks_folder(root).iterdir()} - {"prune.stamp"}
