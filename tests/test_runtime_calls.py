@@ -467,3 +467,23 @@ def test_a_sync_result_is_serialized_unguarded_only_when_it_is_plain_json_data(v
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(call_module, "_PLAIN_BUDGET", _BUDGET)
         assert call_module._plain(value) is _plain_by_definition(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    call_id=st.text(max_size=8),
+    name=st.text(max_size=8),
+    output=st.text(max_size=20),
+    error_type=st.none() | st.sampled_from(ERROR_TYPES),
+    duration_ms=st.floats(min_value=0, allow_nan=False, allow_infinity=False),
+    attempts=st.integers(0, 5),
+)
+def test_the_call_paths_result_is_the_one_the_constructor_makes(
+    call_id: str, name: str, output: str, error_type: Any, duration_ms: float, attempts: int
+) -> None:
+    made = ToolResult.of_call(call_id, name, output, error_type, duration_ms, attempts)
+    built = ToolResult(call_id, name, error_type is not None, output, error_type, duration_ms, attempts)
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert list(vars(made).items()) == list(vars(built).items())  # the same fields, in the same order
+    with pytest.raises(AttributeError):
+        made.output = "changed"  # type: ignore[misc] # frozen, as one from the constructor
