@@ -21,6 +21,7 @@ module object of the same space: see ``imports`` for what is guaranteed.
 
 from __future__ import annotations
 
+import atexit
 import errno
 import hashlib
 import importlib
@@ -32,6 +33,7 @@ import logging
 import os
 import sys
 import threading
+import weakref
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -222,6 +224,26 @@ def _complete_models(value: object) -> None:
             model.model_rebuild(raise_errors=True)
 
 
+#: Every space not yet collected: what ``_tear_down_at_exit`` goes through.
+_SPACES: weakref.WeakSet[ModuleSpace] = weakref.WeakSet()
+
+
+def _tear_down_at_exit() -> None:
+    """At exit, tear the modules of every space still alive down, while the interpreter is whole.
+
+    A space's modules are no entries of ``sys.modules``, which Python clears at exit one
+    global at a time.  Left alone, they would be freed by the cycle collector, in no order:
+    a file a tool left open, a text wrapper over its buffer, could be freed after its
+    buffer, and its last writes lost.  Let go of one global at a time, it is closed as in
+    any Python program, its writes flushed.
+    """
+    for space in list(_SPACES):
+        space.tear_down()
+
+
+atexit.register(_tear_down_at_exit)
+
+
 class ModuleSpace:
     """The project modules of one dist: shared by its bundles, kept out of ``sys.modules``.
 
@@ -231,6 +253,7 @@ class ModuleSpace:
 
     def __init__(self, cache: Path | None = None) -> None:
         install()
+        _SPACES.add(self)
         self._modules: dict[str, ModuleType] = {}
         self._tops: set[str] = set()
         self._cache = cache
@@ -285,6 +308,16 @@ class ModuleSpace:
             return self._mounted(loader, scope, lambda: plain_import_module(name))
         except LoadError as error:
             raise ImportError(f"cannot import {name!r}: {error}", name=name) from None
+
+    def tear_down(self) -> None:
+        """Let go of every global of the space's modules, the last imported first, as Python does
+        with ``sys.modules``' at exit (``_tear_down_at_exit``): names with one leading underscore,
+        then the others, all but ``__builtins__``."""
+        for module in reversed(list(self._modules.values())):
+            namespace = module.__dict__
+            private = [name for name in namespace if name.startswith("_") and not name.startswith("__")]
+            for name in [*private, *(name for name in namespace if name not in private and name != "__builtins__")]:
+                namespace[name] = None
 
     def _mounted(self, loader: _BundleLoader, scope: ImportScope, job: Callable[[], _T]) -> _T:
         """Run ``job`` with the space's modules in ``sys.modules`` and ``loader`` first in
