@@ -246,16 +246,24 @@ class WorkerPool:
             if work is None:
                 return
             if work._start():
-                try:
-                    result = work.context.run(work.function)
-                except BaseException as error:  # SystemExit too: the caller reads it as a value
-                    work._end(None, error)
-                else:
-                    work._end(result, None)
+                _run(work)
             with self._lock:
                 if work.written_off:
                     return  # a replacement took this thread's place while it was stuck
                 self._idle += 1
+            # Idle, it holds nothing of the job it ran: a server's idle workers would otherwise
+            # keep the last calls' objects alive (their arguments, their results, their tools).
+            del work
+
+
+def _run(work: Work[Any]) -> None:
+    """Run ``work``'s function in this thread; the job ends with what it returned or raised."""
+    try:
+        result = work.context.run(work.function)
+    except BaseException as error:  # SystemExit too: the caller reads it as a value
+        work._end(None, error)
+    else:
+        work._end(result, None)
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:
