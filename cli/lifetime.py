@@ -10,9 +10,9 @@ What is frozen is never collected as garbage (refcounting still frees it), so it
 only when every object made so far is skillc's:
 
 - a command that runs project code (``skill test``, ``skill serve``) keeps what it loaded
-  before any tool code runs: what tool code makes is collected as usual, and an object of
-  a tool's in a reference cycle still has its finalizer run at exit (an unclosed file of
-  a tool's is flushed);
+  before any tool code runs: what tool code makes is collected as usual, so a server's
+  tools never leave garbage that nothing frees (a tool's modules are let go at exit by
+  ``bundles.ModuleSpace.tear_down``, which flushes a file a tool left open);
 - a command that runs no project code in its process (``skill compile``:
   ``--allow-import`` imports it in processes of its own) keeps everything once it is done.
 
