@@ -224,6 +224,11 @@ def _complete_models(value: object) -> None:
             model.model_rebuild(raise_errors=True)
 
 
+def _private_name(name: object) -> bool:
+    """Whether a module's global ``name`` has one leading underscore (Python lets those go first)."""
+    return type(name) is str and name.startswith("_") and not name.startswith("__")
+
+
 #: Every space not yet collected: what ``_tear_down_at_exit`` goes through.
 _SPACES: weakref.WeakSet[ModuleSpace] = weakref.WeakSet()
 
@@ -312,12 +317,22 @@ class ModuleSpace:
     def tear_down(self) -> None:
         """Let go of every global of the space's modules, the last imported first, as Python does
         with ``sys.modules``' at exit (``_tear_down_at_exit``): names with one leading underscore,
-        then the others, all but ``__builtins__``."""
-        for module in reversed(list(self._modules.values())):
+        then the others, all but ``__builtins__``.
+
+        What a module put in its own place (``sys.modules[__name__] = obj``) is not a module,
+        and is left alone; a module whose globals cannot be let go so (keys that are no
+        names, or break comparison: tool code did that) is left to the collector.
+        """
+        for key, module in reversed(list(self._modules.items())):
+            if not isinstance(module, ModuleType):
+                continue
             namespace = module.__dict__
-            private = [name for name in namespace if name.startswith("_") and not name.startswith("__")]
-            for name in [*private, *(name for name in namespace if name not in private and name != "__builtins__")]:
-                namespace[name] = None
+            try:
+                names = [name for name in namespace if name != "__builtins__"]
+                for name in sorted(names, key=lambda name: not _private_name(name)):  # stable: in order
+                    namespace[name] = None
+            except Exception as error:  # noqa: BLE001 - at exit, whatever the module's keys do
+                logger.debug("module %r of a bundle was not torn down: %s", key, error)
 
     def _mounted(self, loader: _BundleLoader, scope: ImportScope, job: Callable[[], _T]) -> _T:
         """Run ``job`` with the space's modules in ``sys.modules`` and ``loader`` first in

@@ -62,6 +62,28 @@ def test_what_a_tool_wrote_to_a_file_it_left_open_reaches_the_file_when_skill_te
     assert log.read_text() == "kept\n"  # before: lost with --json, each time
 
 
+ODD_MODULES = {
+    "weird.py": (
+        "import sys\n\n\nclass Replaced:\n    value = 1\n\n\n"
+        "sys.modules[__name__] = Replaced()  # the module puts an object of its own in its place\n"
+    ),
+    "agent.py": (
+        "import weird\n\nfrom skillc import Agent, Skill, tool\n\n"
+        'globals()[1] = "a global whose key is no name"\n\n\n'
+        '@tool\nasync def odd(text: str) -> str:\n    """Return the text."""\n    return text + str(weird.value)\n\n\n'
+        'agent = Agent(name="a", skills=[Skill(name="s", tools=[odd])])\n'
+    ),
+}
+
+
+def test_modules_that_are_odd_at_exit_end_the_process_quietly(tmp_path: Path, skill: RunSkill) -> None:
+    project = write_project(tmp_path / "p", ODD_MODULES)
+    result = skill("test", "--name", "odd", "--input", '{"text": "x"}', "--json", str(project))
+    assert result.code == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["output"] == "x1"
+    assert result.stderr == ""  # before: a traceback from the teardown at exit
+
+
 def test_a_command_run_inside_another_program_leaves_its_collector_alone(tmp_path: Path) -> None:
     project = write_project(tmp_path / "p", {"agent.py": AGENT})
     before = gc.get_freeze_count()
