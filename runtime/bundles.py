@@ -316,14 +316,19 @@ class ModuleSpace:
 
     def tear_down(self) -> None:
         """Let go of every global of the space's modules, the last imported first, as Python does
-        with ``sys.modules``' at exit (``_tear_down_at_exit``): names with one leading underscore,
-        then the others, all but ``__builtins__``.
+        with ``sys.modules``' at exit: names with one leading underscore, then the others, all
+        but ``__builtins__``.  The space forgets its modules: a second call does nothing.
 
-        What a module put in its own place (``sys.modules[__name__] = obj``) is not a module,
-        and is left alone; a module whose globals cannot be let go so (keys that are no
-        names, or break comparison: tool code did that) is left to the collector.
+        Its store calls it when it is closed and no code of the space runs any more
+        (``store.DistStore.close``); ``_tear_down_at_exit`` calls it for every space still
+        alive at exit.  What a module put in its own place (``sys.modules[__name__] = obj``)
+        is not a module, and is left alone; a module whose globals cannot be let go so (keys
+        that are no names, or break comparison: tool code did that) is left to the collector.
         """
-        for key, module in reversed(list(self._modules.items())):
+        modules = list(self._modules.items())
+        self._modules.clear()
+        _SPACES.discard(self)
+        for key, module in reversed(modules):
             if not isinstance(module, ModuleType):
                 continue
             namespace = module.__dict__
@@ -331,7 +336,7 @@ class ModuleSpace:
                 names = [name for name in namespace if name != "__builtins__"]
                 for name in sorted(names, key=lambda name: not _private_name(name)):  # stable: in order
                     namespace[name] = None
-            except Exception as error:  # noqa: BLE001 - at exit, whatever the module's keys do
+            except Exception as error:  # noqa: BLE001 - whatever the module's keys do
                 logger.debug("module %r of a bundle was not torn down: %s", key, error)
 
     def _mounted(self, loader: _BundleLoader, scope: ImportScope, job: Callable[[], _T]) -> _T:

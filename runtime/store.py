@@ -92,7 +92,8 @@ class DistStore:
 
     Every load runs in the store's worker pool (which also runs the tools' code), once
     per item however many callers wait for it; a failed load is not kept, so a fixed
-    file is read again by the next caller.  ``close`` lets the worker threads end.
+    file is read again by the next caller.  ``close`` lets the worker threads end, then
+    tears the tools' modules down (see ``close``).
     """
 
     def __init__(self, dist: Path, manifest: Manifest, *, workers: int = DEFAULT_WORKERS) -> None:
@@ -111,10 +112,23 @@ class DistStore:
         self._clients: dict[str, ClientTool] = {}
         self._definitions: dict[str, Mapping[str, Any]] = {}
         self._condition_scopes: dict[str, ImportScope] = {}
-        self._finalizer = weakref.finalize(self, self.pool.close)
+        self._closed = False
+        self._finalizer = weakref.finalize(self, self.pool.close, self._space.tear_down)
 
     def close(self) -> None:
-        """Let the worker threads end (threads still running tool code finish first)."""
+        """Let the worker threads end, then tear the tools' modules down (``ModuleSpace.tear_down``).
+
+        Threads still running tool code finish first: the modules are torn down once no
+        thread of the pool runs anything (by the last one, as it ends), so that what a tool
+        wrote to a file it left open reaches the file when the store is closed, not when the
+        process ends, and no running code ever has its module emptied under it.  Close the
+        store once the async calls made through it have ended: their code runs on their
+        loop, which the store does not wait for.  A closed store loads nothing: a call
+        refuses with ``the runtime is closed``.
+        """
+        with self._lock:
+            self._closed = True
+            self._ready.clear()
         self._finalizer()
 
     # --- what the manifest says -------------------------------------------------------
@@ -156,7 +170,8 @@ class DistStore:
         entry = self._tools[name]
         loaded = await self._once(self._tool_loads, name, lambda: self._import_tool(entry), timeout)
         assert isinstance(loaded, LoadedTool)
-        self._ready[name] = loaded  # a load that succeeded is kept: later calls take it from here
+        if not self._closed:  # a load that succeeded is kept: later calls take it from here
+            self._ready[name] = loaded
         return loaded
 
     async def load_client(self, name: str, timeout: float) -> ClientTool:
@@ -206,6 +221,8 @@ class DistStore:
     async def _once(self, loads: dict[str, Work[Any]], name: str, job: Callable[[], Any], timeout: float) -> Any:
         """Run ``job`` once for ``name`` (concurrent callers share it); a failure is retried later."""
         with self._lock:
+            if self._closed:
+                raise LoadError("the runtime is closed")
             work = loads.get(name)
             if work is None or work.cancelled():
                 # An empty context: the import belongs to no call, and no call's capture.

@@ -182,8 +182,12 @@ class WorkerPool:
         self._idle = 0
         self._lock = threading.Lock()
         self._threads = 0
+        #: Jobs submitted and not yet over (run or cancelled): while any is, the pool's code may run.
+        self._pending = 0
         self._written_off = 0
         self._closed = False
+        #: What ``close`` was given to run once the last thread has ended.
+        self._then: Callable[[], None] | None = None
 
     @property
     def written_off(self) -> int:
@@ -197,6 +201,7 @@ class WorkerPool:
             if self._closed:
                 raise RuntimeError("the worker pool is closed")
             self._queue.put(work)
+            self._pending += 1
             if self._idle:
                 self._idle -= 1
             elif self._threads < self._size:
@@ -226,19 +231,33 @@ class WorkerPool:
             count,
         )
 
-    def close(self) -> None:
-        """Let every idle thread end; threads still running finish their job first."""
+    def close(self, then: Callable[[], None] | None = None) -> None:
+        """Let every idle thread end; threads still running finish their job first.
+
+        ``then`` runs once, when no job of the pool is queued or running any more: at once,
+        in this thread, when none is; else in the thread of the last job to end, written off
+        or not, as it ends (never, if one hangs for good).  What it raises is logged.  A
+        pool closed already ignores a second ``close`` and its ``then``.
+        """
         with self._lock:
             if self._closed:
                 return
             self._closed = True
+            self._then = then
             for _ in range(self._threads):
                 self._queue.put(None)
+            ended = self._pending == 0
+        if ended:
+            self._run_then()
 
     def _spawn(self) -> None:
         self._threads += 1
         thread = threading.Thread(target=self._work, name=f"{self._name}-{next(_NUMBERS)}", daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except BaseException:  # no thread to be had: it is not counted
+            self._threads -= 1
+            raise
 
     def _work(self) -> None:
         while True:
@@ -248,12 +267,26 @@ class WorkerPool:
             if work._start():
                 _run(work)
             with self._lock:
-                if work.written_off:
-                    return  # a replacement took this thread's place while it was stuck
-                self._idle += 1
+                self._pending -= 1
+                last = self._closed and self._pending == 0
+                if not work.written_off:
+                    self._idle += 1
+            if last:
+                self._run_then()
+            if work.written_off:
+                return  # a replacement took this thread's place while it was stuck
             # Idle, it holds nothing of the job it ran: a server's idle workers would otherwise
             # keep the last calls' objects alive (their arguments, their results, their tools).
             del work
+
+    def _run_then(self) -> None:
+        then, self._then = self._then, None
+        if then is None:
+            return
+        try:
+            then()
+        except Exception:
+            logger.exception("what was to run once the worker pool had ended failed")
 
 
 def _run(work: Work[Any]) -> None:

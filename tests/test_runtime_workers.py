@@ -203,6 +203,70 @@ def test_many_jobs_from_many_threads_each_end_once_with_their_own_result() -> No
     assert calls == dict.fromkeys(range(1000), 1)
 
 
+def test_what_close_is_given_runs_at_once_when_no_job_is_left() -> None:
+    workers = WorkerPool(2)
+    assert run(wait_done(workers.submit(lambda: 1), 2))
+    ran: list[str] = []
+    workers.close(then=lambda: ran.append(threading.current_thread().name))
+    assert ran == [threading.current_thread().name]  # in the closing thread, before close returns
+    workers.close(then=lambda: ran.append("again"))  # closed already: ignored
+    assert ran == [threading.current_thread().name]
+
+
+def test_what_close_is_given_waits_for_the_running_and_the_queued_jobs_and_the_written_off() -> None:
+    workers = WorkerPool(1)
+    stuck_release, running_release = threading.Event(), threading.Event()
+    order: list[str] = []
+    stuck = workers.submit(lambda: (stuck_release.wait(10), order.append("stuck ended")))
+    assert run(wait_for_state(stuck.running))
+    workers.abandon(stuck)  # written off: its replacement takes the next jobs
+    running = workers.submit(lambda: (running_release.wait(10), order.append("running ended")))
+    queued = workers.submit(lambda: order.append("queued ran"))
+    assert run(wait_for_state(running.running))
+    workers.close(then=lambda: order.append("then"))
+    assert order == []
+    running_release.set()
+    assert run(wait_done(queued, 5))
+    time.sleep(0.05)
+    assert order == ["running ended", "queued ran"]  # the thread written off still runs a job
+    stuck_release.set()
+    assert run(wait_done(stuck, 5))
+    deadline = time.monotonic() + 5
+    while len(order) < 4 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert order == ["running ended", "queued ran", "stuck ended", "then"]
+
+
+def test_a_cancelled_job_does_not_hold_what_close_is_given(caplog: pytest.LogCaptureFixture) -> None:
+    workers = WorkerPool(1)
+    release = threading.Event()
+    blocker = workers.submit(lambda: release.wait(10))
+    queued = workers.submit(lambda: None)
+    assert queued.cancel()
+    done = threading.Event()
+
+    def then() -> None:
+        done.set()
+        raise ValueError("teardown failed")
+
+    workers.close(then=then)
+    assert not done.is_set()
+    release.set()
+    assert run(wait_done(blocker, 5)) and done.wait(5)
+    deadline = time.monotonic() + 5
+    while "had ended failed" not in caplog.text and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert "what was to run once the worker pool had ended failed" in caplog.text
+
+
+async def wait_for_state(state: Any, within: float = 5.0) -> bool:
+    """Whether ``state()`` became true within ``within`` seconds (looked at every millisecond)."""
+    deadline = time.monotonic() + within
+    while not state() and time.monotonic() < deadline:
+        await asyncio.sleep(0.001)
+    return bool(state())
+
+
 def _count(calls: dict[int, int], lock: threading.Lock, number: int) -> None:
     with lock:
         calls[number] = calls.get(number, 0) + 1
