@@ -48,12 +48,14 @@ _SLACK: Final = CLOSE_GRACE + 0.25
 _NUMBERS = itertools.count(1)
 
 
-#: A job's states, in the order it goes through them: queued, then running, then done; or
-#: queued, then cancelled.  A job never goes back.
+#: A job's states, in the order it goes through them: queued, then running, then returned
+#: (its function is over, its waiters not yet called), then done; or queued, then cancelled.
+#: A job never goes back.
 _QUEUED: Final = 0
 _RUNNING: Final = 1
-_DONE: Final = 2
-_CANCELLED: Final = 3
+_RETURNED: Final = 2
+_DONE: Final = 3
+_CANCELLED: Final = 4
 #: Held while a job changes state or takes a waiter; one for every job, held for a few
 #: instructions at a time, never while any code runs.
 _STATE = threading.Lock()
@@ -95,7 +97,7 @@ class Work(Generic[_T]):
         self.started_at = 0.0
 
     def __repr__(self) -> str:
-        state = ("queued", "running", "done", "cancelled")[self._state]
+        state = ("queued", "running", "returned", "done", "cancelled")[self._state]
         return f"<Work {state}{' (written off)' if self.written_off else ''}>"
 
     def done(self) -> bool:
@@ -103,7 +105,7 @@ class Work(Generic[_T]):
         return self._state >= _DONE
 
     def running(self) -> bool:
-        """Whether a worker is running the job now."""
+        """Whether a worker is running the job's function now."""
         return self._state == _RUNNING
 
     def cancelled(self) -> bool:
@@ -152,9 +154,17 @@ class Work(Generic[_T]):
             self._state = _RUNNING
         return True
 
-    def _end(self, value: _T | None, error: BaseException | None) -> None:
-        """The function returned ``value`` or raised ``error``: the job is done, its waiters are called."""
+    def _return(self, value: _T | None, error: BaseException | None) -> None:
+        """The function returned ``value`` or raised ``error``: no code of the job runs any more.
+
+        Only the job's worker moves it from running to returned (no lock: the states a
+        waiter or a cancel look at are the same before and after, none of them done).
+        """
         self.value, self.error = value, error
+        self._state = _RETURNED
+
+    def _end(self) -> None:
+        """The job is done (after ``_return``): its waiters are called."""
         with _STATE:
             self._state = _DONE
             waiters, self._waiters = self._waiters, None
@@ -264,8 +274,11 @@ class WorkerPool:
             work = self._queue.get()
             if work is None:
                 return
-            if work._start():
+            started = work._start()
+            if started:
                 _run(work)
+            # Counted out before its waiters hear of it: whoever a waiter wakes (a caller that
+            # closes the pool next) finds the job over.  Written off after this, it is not.
             with self._lock:
                 self._pending -= 1
                 last = self._closed and self._pending == 0
@@ -273,6 +286,8 @@ class WorkerPool:
                     self._idle += 1
             if last:
                 self._run_then()
+            if started:
+                work._end()
             if work.written_off:
                 return  # a replacement took this thread's place while it was stuck
             # Idle, it holds nothing of the job it ran: a server's idle workers would otherwise
@@ -290,13 +305,13 @@ class WorkerPool:
 
 
 def _run(work: Work[Any]) -> None:
-    """Run ``work``'s function in this thread; the job ends with what it returned or raised."""
+    """Run ``work``'s function in this thread; the job keeps what it returned or raised (``Work._return``)."""
     try:
         result = work.context.run(work.function)
     except BaseException as error:  # SystemExit too: the caller reads it as a value
-        work._end(None, error)
+        work._return(None, error)
     else:
-        work._end(result, None)
+        work._return(result, None)
 
 
 def _wake(waiter: asyncio.Future[None]) -> None:

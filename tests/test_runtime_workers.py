@@ -237,6 +237,26 @@ def test_what_close_is_given_waits_for_the_running_and_the_queued_jobs_and_the_w
     assert order == ["running ended", "queued ran", "stuck ended", "then"]
 
 
+def test_a_waiter_that_closes_the_pool_finds_its_job_over() -> None:
+    # As a caller woken by its sync call's end, which closes the project next: the job must
+    # not hold the teardown back (before, close saw it still pending, and the teardown came
+    # after close had returned).
+    workers = WorkerPool(1)
+    release, seen = threading.Event(), []
+    work = workers.submit(lambda: release.wait(10))
+
+    def waiter() -> None:
+        workers.close(then=lambda: seen.append("then"))
+        seen.append("close returned")
+
+    work.when_done(waiter)
+    release.set()
+    deadline = time.monotonic() + 5
+    while len(seen) < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert seen == ["then", "close returned"]
+
+
 def test_a_cancelled_job_does_not_hold_what_close_is_given(caplog: pytest.LogCaptureFixture) -> None:
     workers = WorkerPool(1)
     release = threading.Event()
