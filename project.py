@@ -204,9 +204,13 @@ class Project:
             store = self._stores[chosen] = open_project_data(self.report.config, chosen, folder=self._data_folder)
         return store
 
-    def close(self) -> None:
-        """Let the runtime's worker threads end, and close the document stores."""
-        self.runtime.close()
+    def close(self, *, now: bool = False) -> None:
+        """Close the runtime (``Runtime.close``: its tools' modules torn down), and the document stores.
+
+        ``now=True`` is for a process that ends next without its exit handlers: the tools'
+        modules are torn down at once, even under tool code still running.
+        """
+        self.runtime.close(now=now)
         stores, self._stores = list(self._stores.values()), {}
         for store in stores:
             store.close()

@@ -19,13 +19,19 @@ only when every object made so far is skillc's:
 Only in a process that is the command's own (``cli.main.main``, the console script): a
 program that runs a command in its own process (``cli.main.run``) keeps its collector as
 it is.
+
+``end_by_signal`` ends a process that has stopped in order for a signal as the signal's
+default action would have: a server does so, so that what started it sees it end by that
+signal.
 """
 
 from __future__ import annotations
 
 import gc
+import signal
+import sys
 
-__all__ = ["keep_until_exit", "own_process"]
+__all__ = ["end_by_signal", "keep_until_exit", "own_process"]
 
 _owned: list[bool] = []
 
@@ -42,3 +48,19 @@ def keep_until_exit() -> None:
     """
     if _owned:
         gc.freeze()
+
+
+def end_by_signal(signum: int) -> int:
+    """End the command's own process by ``signum``'s default action (its output flushed first).
+
+    Call it once what must not be lost is safe (the project closed): nothing runs after it,
+    exit handlers included.  In a process that is not the command's own, or should the
+    signal not end it, it returns the exit code a shell gives a process ended by it (128 +
+    ``signum``) for the command to return.
+    """
+    if _owned:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
+    return 128 + signum

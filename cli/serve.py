@@ -12,6 +12,7 @@ error need not wait for.
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import cast
@@ -24,7 +25,7 @@ from ..serve.choices import Host, Transport
 from ..serve.hosts import Launch, host_config, serve_arguments
 from ..serve.options import HttpOptions
 from .consoles import notice, runtime_log, stderr, stdout
-from .lifetime import keep_until_exit
+from .lifetime import end_by_signal, keep_until_exit
 
 __all__ = ["run_serve_command"]
 
@@ -100,7 +101,18 @@ def run_serve_command(
             with opened:
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
-                serve_stdio(server)
+                stopped_by = serve_stdio(server)
+                if stopped_by is not None:
+                    # The process ends next: what the tools wrote must reach their files now,
+                    # whatever a call still running in a thread does (see below).
+                    opened.close(now=True)
+            # Stopped in order, the project closed: a Ctrl-C is an interruption, as in every
+            # command; SIGTERM ends the process as it ends an HTTP server, by the signal (its
+            # default action: no exit handlers run).
+            if stopped_by == signal.SIGINT:
+                raise KeyboardInterrupt
+            if stopped_by is not None:
+                return end_by_signal(stopped_by)
             return 0
         url = f"http://{host}:{port}{path}"
         plural = "s" if workers != 1 else ""

@@ -115,7 +115,7 @@ class DistStore:
         self._closed = False
         self._finalizer = weakref.finalize(self, self.pool.close, self._space.tear_down)
 
-    def close(self) -> None:
+    def close(self, *, now: bool = False) -> None:
         """Let the worker threads end, then tear the tools' modules down (``ModuleSpace.tear_down``).
 
         Threads still running tool code finish first: the modules are torn down once no
@@ -125,11 +125,18 @@ class DistStore:
         store once the async calls made through it have ended: their code runs on their
         loop, which the store does not wait for.  A closed store loads nothing: a call
         refuses with ``the runtime is closed``.
+
+        ``now=True`` tears the modules down at once, under tool code still running if some
+        is, as the interpreter's exit does: for a process that ends next without its exit
+        handlers (a server ended by a signal's default action), which would tear nothing
+        down.  It may follow a plain ``close``.
         """
         with self._lock:
             self._closed = True
             self._ready.clear()
         self._finalizer()
+        if now:
+            self._space.tear_down()
 
     # --- what the manifest says -------------------------------------------------------
 

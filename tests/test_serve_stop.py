@@ -1,0 +1,277 @@
+"""``skill serve`` stopped by a signal: at once, in order, and nothing a tool wrote is lost.
+
+A host ends a stdio server by closing its stdin, then with SIGTERM if it has not ended, as
+the MCP specification says; an operator stops an HTTP server with SIGTERM, a person at a
+terminal either with Ctrl-C.  Each time, with the host's end of stdin still open and calls
+still running, the server ends within seconds: a Ctrl-C says ``interrupted`` and exits 130,
+as every command does; SIGTERM ends the process by the signal, as servers do.  What a tool
+wrote to a file it left open, without flushing it, is in the file afterwards.  Tool code
+reads end-of-file from stdin, never the protocol.
+
+The host here is this test, speaking JSON-RPC over the server's pipes (``StdioHost``): the
+official client cannot be told to keep stdin open while it signals its server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import SKILL, write_project
+from mcp import Client
+from runtime_support import run
+from serve_support import HttpServer
+
+TOOLS = '''\
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+from skillc import Agent, Skill, tool
+
+#: Opened when the bundle is imported and never closed or flushed, as many tools keep a log.
+LOG = open(os.environ["TOOL_LOG"], "a")
+
+
+def started(name: str) -> None:
+    Path(os.environ["TOOL_STARTED"], name).touch()
+
+
+@tool
+def note(text: str) -> str:
+    """Write a line to the log."""
+    LOG.write(text + "\\n")
+    return text
+
+
+@tool(timeout=120)
+def stall(seconds: float = 60.0) -> str:
+    """Write a line, then sleep (in a worker thread)."""
+    LOG.write("stall began\\n")
+    started("stall")
+    time.sleep(seconds)
+    return "done"
+
+
+@tool(timeout=120)
+async def stall_async(seconds: float = 60.0) -> str:
+    """Write a line, then sleep (on the event loop)."""
+    LOG.write("stall_async began\\n")
+    started("stall_async")
+    await asyncio.sleep(seconds)
+    return "done"
+
+
+@tool
+def read_stdin() -> dict:
+    """What tool code reads from standard input."""
+    return {"sys.stdin": sys.stdin.read(), "fd 0": os.read(0, 100).decode()}
+
+
+agent = Agent(name="a", skills=[Skill(name="s", tools=[note, stall, stall_async, read_stdin])])
+'''
+
+#: The longest a server may take to end after the signal (it ends in well under a second).
+STOP_TIMEOUT = 15.0
+#: The longest the test waits for one answer, or for a tool to start.
+ANSWER_TIMEOUT = 60.0
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("serve-stop")
+    return write_project(root / "p", {"agent.py": TOOLS})
+
+
+@pytest.fixture
+def tool_env(tmp_path: Path) -> dict[str, str]:
+    started = tmp_path / "started"
+    started.mkdir()
+    return {"TOOL_LOG": str(tmp_path / "tool.log"), "TOOL_STARTED": str(started)}
+
+
+def wait_for(path: Path, timeout: float = ANSWER_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} did not start within {timeout:g} s"
+        time.sleep(0.01)
+
+
+class StdioHost:
+    """``skill serve PROJECT`` on pipes, spoken to line by line; its stdin stays open until ``close_stdin``."""
+
+    def __init__(self, project: Path, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [str(SKILL), "serve", str(project)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **env},
+        )
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._ids = iter(range(1, 1_000_000))
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any]) -> int:
+        """Send a request; its id."""
+        number = next(self._ids)
+        self.send({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+        return number
+
+    def answer(self, number: int) -> dict[str, Any]:
+        """The answer to request ``number`` (waited for, bounded)."""
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no answer to request {number} within {ANSWER_TIMEOUT:g} s"
+            message = json.loads(self._lines.get(timeout=left))
+            if message.get("id") == number:
+                return message  # type: ignore[no-any-return]
+
+    def initialize(self) -> None:
+        number = self.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+        )
+        assert "result" in self.answer(number)
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(self, name: str, arguments: dict[str, Any]) -> int:
+        return self.request("tools/call", {"name": name, "arguments": arguments})
+
+    def stop(self, signum: int) -> tuple[int, float, str]:
+        """Send ``signum``: the exit code, the seconds until the process ended, and its stderr."""
+        started = time.monotonic()
+        self.process.send_signal(signum)
+        try:
+            code = self.process.wait(timeout=STOP_TIMEOUT)
+            took = time.monotonic() - started
+            assert self.process.stderr is not None
+            return code, took, self.process.stderr.read().decode()
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        """End the process if it runs, and close the test's ends of its pipes."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=STOP_TIMEOUT)
+        self._reader.join(timeout=STOP_TIMEOUT)  # the server's stdout ended with it
+        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):  # stdin: what was left unsent goes nowhere
+                    pipe.close()
+
+
+@pytest.fixture
+def host(project: Path, tool_env: dict[str, str]) -> Iterator[StdioHost]:
+    served = StdioHost(project, tool_env)
+    try:
+        served.initialize()
+        yield served
+    finally:
+        served.kill()
+
+
+#: What each signal ends a stdio server with: the exit code, and the last line of its stderr.
+ENDINGS = {"SIGINT": (130, "interrupted"), "SIGTERM": (-signal.SIGTERM, None)}
+
+
+@pytest.mark.parametrize("running", [None, "stall", "stall_async"], ids=["idle", "sync-call", "async-call"])
+@pytest.mark.parametrize("signame", ENDINGS)
+def test_a_signal_stops_a_stdio_server_at_once_and_keeps_what_the_tools_wrote(
+    host: StdioHost, tool_env: dict[str, str], signame: str, running: str | None
+) -> None:
+    answer = host.answer(host.call("note", {"text": "kept"}))
+    assert answer["result"]["content"][0]["text"] == "kept"
+    if running is not None:
+        host.call(running, {"seconds": 60})
+        wait_for(Path(tool_env["TOOL_STARTED"], running))
+    code, took, stderr = host.stop(getattr(signal, signame))
+    expected_code, last_line = ENDINGS[signame]
+    assert code == expected_code, stderr
+    assert took < STOP_TIMEOUT  # before: a Ctrl-C waited for the host's next line, for ever
+    assert "Traceback" not in stderr
+    if last_line is not None:
+        assert stderr.splitlines()[-1] == last_line
+    began = [] if running is None else [f"{running} began"]
+    # Before: SIGTERM ended the process on the spot, and the buffered lines were lost.
+    assert Path(tool_env["TOOL_LOG"]).read_text().splitlines() == ["kept", *began]
+
+
+def test_closing_stdin_still_ends_the_server_normally(host: StdioHost, tool_env: dict[str, str]) -> None:
+    host.answer(host.call("note", {"text": "kept"}))
+    assert host.process.stdin is not None
+    host.process.stdin.close()
+    assert host.process.wait(timeout=STOP_TIMEOUT) == 0
+    assert Path(tool_env["TOOL_LOG"]).read_text() == "kept\n"
+
+
+def test_tool_code_reads_end_of_file_from_stdin_never_the_protocol(host: StdioHost) -> None:
+    answer = host.answer(host.call("read_stdin", {}))
+    assert json.loads(answer["result"]["content"][0]["text"]) == {"sys.stdin": "", "fd 0": ""}
+    # The server still reads the host's lines: the next request is answered.
+    assert host.answer(host.call("note", {"text": "after"}))["result"]["content"][0]["text"] == "after"
+
+
+def _call_in_background(url: str, name: str) -> None:
+    """Call ``name`` from a daemon thread and forget it: the server goes away before it answers."""
+
+    async def call() -> None:
+        async with Client(url) as client:
+            await client.call_tool(name, {"seconds": 60})
+
+    def quietly() -> None:
+        with contextlib.suppress(BaseException):
+            run(call())
+
+    threading.Thread(target=quietly, daemon=True).start()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("running", [None, "stall"], ids=["idle", "sync-call"])
+def test_sigterm_keeps_what_the_tools_of_an_http_server_wrote(
+    project: Path, tool_env: dict[str, str], workers: str, running: str | None
+) -> None:
+    server = HttpServer(project, "--workers", workers, env=tool_env)
+    try:
+
+        async def notes() -> None:
+            async with Client(server.url) as client:
+                for number in range(4):  # with two workers, most likely both are asked
+                    assert (await client.call_tool("note", {"text": f"kept {number}"})).content[0].text
+
+        run(notes())
+        if running is not None:
+            _call_in_background(server.url, running)
+            wait_for(Path(tool_env["TOOL_STARTED"], running))
+    finally:
+        code = server.stop()  # uvicorn waits 10 s for a call in flight, then cancels it
+    assert code == (-signal.SIGTERM if workers == "1" else 0), server.output()
+    lines = Path(tool_env["TOOL_LOG"]).read_text().splitlines()
+    # Before: every line was lost (uvicorn ends by the signal: no exit handlers ran).
+    assert sorted(line for line in lines if line.startswith("kept")) == [f"kept {n}" for n in range(4)]
+    assert [line for line in lines if not line.startswith("kept")] == ([] if running is None else ["stall began"])
