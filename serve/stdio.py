@@ -18,6 +18,7 @@ that waits too), and a SIGTERM ended the process on the spot.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import sys
@@ -37,6 +38,8 @@ if sys.platform != "win32":
     import fcntl
 
 __all__ = ["STOP_SIGNALS", "serve_stdio"]
+
+logger = logging.getLogger("skillc.runtime")
 
 #: The signals that stop the server in order, where the platform has them.
 STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
@@ -137,6 +140,18 @@ async def _serve(server: Server[Any], lines: _HostLines) -> int | None:
 
 
 def serve_stdio(server: Server[Any]) -> int | None:
-    """Serve ``server`` on stdin and stdout until the host closes stdin (``None``) or a stop signal comes (its number)."""
+    """Serve ``server`` on stdin and stdout until the host closes stdin (``None``) or a stop signal comes (its number).
+
+    A host that closes its end of stdout ends the connection too (``None``, with a warning).
+    """
+    host_gone = False
     with _claimed_stdin() as source:
-        return anyio.run(_serve, server, _HostLines(source))
+        try:
+            return anyio.run(_serve, server, _HostLines(source))
+        except* (BrokenPipeError, ConnectionResetError):
+            host_gone = True
+    if host_gone:
+        logger.warning(
+            "the host closed its end of standard output before the server had answered: the connection is over"
+        )
+    return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
+import select
 import signal
 import subprocess
 import threading
@@ -120,15 +120,22 @@ class StdioHost:
             stderr=subprocess.PIPE,
             env={**os.environ, **env},
         )
-        self._lines: queue.Queue[bytes] = queue.Queue()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        assert self.process.stdout is not None
+        self._stdout = self.process.stdout.fileno()
+        self._pending = b""  # read from stdout, not yet a whole line
         self._ids = iter(range(1, 1_000_000))
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line)
+    def _line(self, deadline: float) -> bytes:
+        """The server's next line from stdout, waited for until ``deadline`` (no thread: the test may close the pipe)."""
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no line from the server within {ANSWER_TIMEOUT:g} s"
+            if select.select([self._stdout], [], [], left)[0]:
+                chunk = os.read(self._stdout, 65536)
+                assert chunk, "the server closed its stdout"
+                self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.process.stdin is not None
@@ -145,9 +152,7 @@ class StdioHost:
         """The answer to request ``number`` (waited for, bounded)."""
         deadline = time.monotonic() + ANSWER_TIMEOUT
         while True:
-            left = deadline - time.monotonic()
-            assert left > 0, f"no answer to request {number} within {ANSWER_TIMEOUT:g} s"
-            message = json.loads(self._lines.get(timeout=left))
+            message = json.loads(self._line(deadline))
             if message.get("id") == number:
                 return message  # type: ignore[no-any-return]
 
@@ -179,7 +184,6 @@ class StdioHost:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=STOP_TIMEOUT)
-        self._reader.join(timeout=STOP_TIMEOUT)  # the server's stdout ended with it
         for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):  # stdin: what was left unsent goes nowhere
@@ -275,3 +279,41 @@ def test_sigterm_keeps_what_the_tools_of_an_http_server_wrote(
     # Before: every line was lost (uvicorn ends by the signal: no exit handlers ran).
     assert sorted(line for line in lines if line.startswith("kept")) == [f"kept {n}" for n in range(4)]
     assert [line for line in lines if not line.startswith("kept")] == ([] if running is None else ["stall began"])
+
+
+def test_a_host_that_closes_its_end_of_stdout_ends_the_connection(host: StdioHost, tool_env: dict[str, str]) -> None:
+    host.answer(host.call("note", {"text": "kept"}))
+    assert host.process.stdout is not None
+    host.process.stdout.close()
+    host.call("note", {"text": "unanswered"})  # its answer meets a closed pipe
+    assert host.process.wait(timeout=STOP_TIMEOUT) == 0
+    assert host.process.stderr is not None
+    stderr = host.process.stderr.read().decode()
+    assert stderr.splitlines()[-1] == (
+        "warning: the host closed its end of standard output before the server had answered: the connection is over"
+    )  # before: 'internal error: ExceptionGroup: ...', exit 70
+    assert Path(tool_env["TOOL_LOG"]).read_text() == "kept\nunanswered\n"
+
+
+@pytest.mark.parametrize(
+    ("closed", "message"),
+    [
+        ("<&-", "error: standard input is closed: skill serve over stdio reads the host's requests there"),
+        (">&-", "error: standard output is closed: skill serve over stdio writes its answers there"),
+    ],
+)
+def test_a_stdio_server_without_its_descriptors_says_which_is_closed(
+    project: Path, tool_env: dict[str, str], closed: str, message: str
+) -> None:
+    result = subprocess.run(
+        ["/bin/sh", "-c", f'exec "$0" serve "$1" {closed}', str(SKILL), str(project)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env={**os.environ, **tool_env},
+        timeout=ANSWER_TIMEOUT,
+    )
+    # before: exit 70, 'internal error: ...' (an AttributeError, or an ExceptionGroup)
+    assert (result.returncode, result.stderr.decode().splitlines()) == (
+        2,
+        [message, "hint: let an MCP host start it (see --print-config), or serve over HTTP with --transport http"],
+    )
