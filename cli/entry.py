@@ -13,6 +13,10 @@ traceback:
   own interruptions), the ``KeyboardInterrupt`` is caught.
 
 The interpreter's own start-up, before this module, is the interpreter's.
+
+First of all, ``main`` opens the null device on each of descriptors 0, 1 and 2 the process
+was started without (``_reserve_standard_descriptors``), so that no file the command opens
+takes their place.
 """
 
 from __future__ import annotations
@@ -40,8 +44,33 @@ from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED  # noqa: E402 - aft
 __all__ = ["main"]
 
 
+def _reserve_standard_descriptors() -> None:
+    """Open ``os.devnull`` on each of descriptors 0, 1 and 2 that the process was started without.
+
+    Otherwise the next file the command opens takes the number, and what is written to
+    standard error (by Python, a library, a tool's child process) lands in it: a database
+    opened as descriptor 2 would be corrupted.  Python leaves ``sys.stdin``, ``sys.stdout``
+    and ``sys.stderr`` ``None`` for them; standard input and error are given the null
+    device (input reads end-of-file, as with ``< /dev/null``; messages go nowhere), and
+    ``sys.stdout`` stays ``None``, for ``cli.main`` to refuse: every command's results go there.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: ``fd``, as the lower ones are open
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stdin is None:
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - as long as the process
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - as long as the process
+
+
 def main() -> None:
     """Console-script entry point: load the command line, then run it (``cli.main.main``)."""
+    _reserve_standard_descriptors()
     try:
         if _EARLY:
             signal.signal(signal.SIGINT, signal.default_int_handler)

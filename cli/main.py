@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO, cast
 
-from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UserError
+from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UsageError, UserError
 from ..runtime.last_resort import HOPELESS_AFTER, set_last_resort
 from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
@@ -27,6 +27,11 @@ from .lifetime import own_process
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
 EXIT_INTERNAL = 70
+#: Every command writes its results to standard output: started without one, none can run.
+_STDOUT_CLOSED = UsageError(
+    "standard output is closed: skill writes its results there",
+    hint="to discard them, send them to /dev/null (>/dev/null) rather than closing it",
+)
 
 
 def escape(text: str) -> str:
@@ -95,6 +100,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     settings.debug = False
+    if sys.stdout is None:  # the process was started with descriptor 1 closed
+        _report(_STDOUT_CLOSED)
+        return _STDOUT_CLOSED.exit_code
     take_stdout()
     try:
         call = quick_call(args)

@@ -12,7 +12,6 @@ error need not wait for.
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from pathlib import Path
@@ -35,21 +34,6 @@ def _skill_command() -> str:
     """This ``skill``, by absolute path when it sits beside the interpreter (a host's PATH is short)."""
     beside = Path(sys.executable).with_name("skill")
     return str(beside.absolute()) if beside.exists() else "skill"
-
-
-def _check_stdio() -> None:
-    """Both descriptors the protocol uses over stdio are open; else a ``UsageError`` that says which is not."""
-    for fd, name, use in (
-        (0, "standard input", "reads the host's requests"),
-        (1, "standard output", "writes its answers"),
-    ):
-        try:
-            os.fstat(fd)
-        except OSError:
-            raise UsageError(
-                f"{name} is closed: skill serve over stdio {use} there",
-                hint="let an MCP host start it (see --print-config), or serve over HTTP with --transport http",
-            ) from None
 
 
 def _print_config(project: Project, host: Host, transport: Transport, options: HttpOptions, approve: bool) -> int:
@@ -90,8 +74,6 @@ def run_serve_command(
     options.check()
     if transport is Transport.stdio and workers != 1:
         raise UsageError("--workers needs --transport http", hint="a host starts one stdio server per connection")
-    if transport is Transport.stdio and print_config is None:
-        _check_stdio()
     try:
         opened = open_project(project, environment=options.environment, notify=notice)
     except CompileFailed as failed:

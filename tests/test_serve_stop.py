@@ -293,27 +293,3 @@ def test_a_host_that_closes_its_end_of_stdout_ends_the_connection(host: StdioHos
         "warning: the host closed its end of standard output before the server had answered: the connection is over"
     )  # before: 'internal error: ExceptionGroup: ...', exit 70
     assert Path(tool_env["TOOL_LOG"]).read_text() == "kept\nunanswered\n"
-
-
-@pytest.mark.parametrize(
-    ("closed", "message"),
-    [
-        ("<&-", "error: standard input is closed: skill serve over stdio reads the host's requests there"),
-        (">&-", "error: standard output is closed: skill serve over stdio writes its answers there"),
-    ],
-)
-def test_a_stdio_server_without_its_descriptors_says_which_is_closed(
-    project: Path, tool_env: dict[str, str], closed: str, message: str
-) -> None:
-    result = subprocess.run(
-        ["/bin/sh", "-c", f'exec "$0" serve "$1" {closed}', str(SKILL), str(project)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env={**os.environ, **tool_env},
-        timeout=ANSWER_TIMEOUT,
-    )
-    # before: exit 70, 'internal error: ...' (an AttributeError, or an ExceptionGroup)
-    assert (result.returncode, result.stderr.decode().splitlines()) == (
-        2,
-        [message, "hint: let an MCP host start it (see --print-config), or serve over HTTP with --transport http"],
-    )
