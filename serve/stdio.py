@@ -88,12 +88,16 @@ class _HostLines:
         threading.Thread(target=self._read, args=(token,), name="skillc-stdin", daemon=True).start()
 
     def _read(self, token: anyio.lowlevel.EventLoopToken) -> None:
+        """Hand each line over until end-of-file, then end the lines; quietly once the serve is over."""
         try:
             for line in self._source:
                 anyio.from_thread.run(self._send.send, line, token=token)
         except (anyio.RunFinishedError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             return  # the serve is over: nobody takes lines any more
-        with contextlib.suppress(anyio.RunFinishedError):
+        except OSError as error:  # the host's end cannot be read: the connection is over, as at end-of-file
+            logger.warning("cannot read standard input: %s", error)
+        # A daemon thread must not end on a traceback at exit: the loop may be closing by now.
+        with contextlib.suppress(Exception):
             anyio.from_thread.run_sync(self._send.close, token=token)
 
     def __aiter__(self) -> _HostLines:
