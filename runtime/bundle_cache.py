@@ -13,8 +13,10 @@ keeps what an active week used) is removed, and made again if it is ever needed:
   descriptor per folder in use, for at most a quarter of the descriptors the process may
   open (``RLIMIT_NOFILE``): a process that uses more folders than that (a server of
   hundreds of tools, under macOS's default of 256) marks the others used without holding
-  them, so that its tools' own files, sockets and databases still find descriptors.  The
-  lock file's modification time is the folder's last use, refreshed at most once an hour.
+  them, so that its tools' own files, sockets and databases still find descriptors, and
+  marks them again every day while it uses them (a daemon thread), so that a server running
+  for weeks never finds one pruned under it.  The lock file's modification time is the
+  folder's last use, refreshed at most once an hour.
 - ``prune_bundles`` removes a folder only when its last use is older than ``MAX_AGE`` and it
   has taken the exclusive lock without waiting (so no live process holds it), then looks at
   the last use again; it renames the folder aside (``.prune-*``) and removes the lock file
@@ -63,6 +65,9 @@ PRUNE_EVERY = 24 * 3600.0
 _TOUCH_EVERY = 3600.0
 #: A process holds at most this share of the descriptors it may open (1/4): the rest are its tools'.
 _HOLD_SHARE = 4
+#: A folder used past that share is marked used again this often (seconds), while it is used:
+#: a prune, which removes what was unused for ``MAX_AGE``, never finds it stale.
+_REMARK_EVERY = PRUNE_EVERY
 #: How long a process waits for its shared lock (a pruner holds the exclusive one only for a
 #: rename and an unlink), and how many times it opens the lock file again when a pruner
 #: removed the one it had opened.
@@ -119,8 +124,13 @@ def _made_locks_folder(root: Path) -> Path | None:
 #: (a finalizer may run at any allocation, even inside ``hold_folder``); the next
 #: ``hold_folder`` lets its locks go.
 _HELD: dict[Path, list[int]] = {}
-_COLLECTED: list[Path] = []
+#: The lock files of the folders this process uses past its share, unheld, and how many
+#: holders use each: ``_remark`` marks them used every ``_REMARK_EVERY``.
+_MARKED: dict[Path, int] = {}
+#: Each collected holder's lock file, and whether it held it (else it had it marked).
+_COLLECTED: list[tuple[Path, bool]] = []
 _HELD_GUARD = threading.Lock()
+_REMARKER: list[threading.Thread] = []
 
 
 def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
@@ -129,8 +139,9 @@ def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
 
     Call it before looking at the folder.  ``False`` when no lock can be had (no lock folder,
     no ``flock``, no free descriptor) or when the process holds its share of descriptors
-    already (``_HOLD_SHARE``; the folder's lock file is then marked used, so that a pruner
-    leaves it for ``MAX_AGE``): the folder is then used as before there were locks.
+    already (``_HOLD_SHARE``; the folder's lock file is then marked used, now and every
+    ``_REMARK_EVERY`` for as long as ``holder`` lives, so that a pruner leaves it): the folder
+    is then used as before there were locks.
     """
     if sys.platform == "win32":
         return False
@@ -143,6 +154,10 @@ def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
                 return False
             if len(_HELD) >= _hold_budget():
                 _mark_path_used(path)
+                _MARKED[path] = _MARKED.get(path, 0) + 1
+                if holder is not None:
+                    weakref.finalize(holder, _COLLECTED.append, (path, False))
+                _start_remarking()
                 return False
             try:
                 descriptor = _shared_lock(path)
@@ -154,7 +169,7 @@ def hold_folder(root: Path, sha256: str, holder: object | None = None) -> bool:
             entry = _HELD[path] = [descriptor, 0]
         entry[1] += 1
         if holder is not None:
-            weakref.finalize(holder, _COLLECTED.append, path)
+            weakref.finalize(holder, _COLLECTED.append, (path, True))
     return True
 
 
@@ -177,15 +192,46 @@ def _mark_path_used(path: Path) -> None:
 
 
 def _let_collected_go() -> None:
-    """Release the holds of the holders collected since the last call (under ``_HELD_GUARD``)."""
+    """Release the holds and marks of the holders collected since the last call (under ``_HELD_GUARD``)."""
     while _COLLECTED:
-        path = _COLLECTED.pop()
+        path, held = _COLLECTED.pop()
+        if not held:
+            count = _MARKED.get(path, 0) - 1
+            if count > 0:
+                _MARKED[path] = count
+            else:
+                _MARKED.pop(path, None)
+            continue
         entry = _HELD.get(path)
         if entry is not None:
             entry[1] -= 1
             if entry[1] <= 0:
                 del _HELD[path]
                 os.close(entry[0])
+
+
+def _start_remarking() -> None:
+    """Start the thread that marks the unheld folders used again, once per process (under ``_HELD_GUARD``)."""
+    if _REMARKER:
+        return
+    thread = threading.Thread(target=_remark, name="skillc-remark-bundles", daemon=True)
+    try:
+        thread.start()
+    except RuntimeError as error:  # no thread to be had: the folders were marked once, now
+        logger.debug("cannot start marking the bundle folders in use: %s", error)
+        return
+    _REMARKER.append(thread)
+
+
+def _remark() -> None:
+    """Every ``_REMARK_EVERY``, mark used the folders this process uses past its share."""
+    while True:
+        time.sleep(_REMARK_EVERY)
+        with _HELD_GUARD:
+            _let_collected_go()
+            paths = list(_MARKED)
+        for path in paths:
+            _mark_path_used(path)
 
 
 def _shared_lock(path: Path) -> int | None:

@@ -307,10 +307,8 @@ MANY_TOOLS_CHILD = textwrap.dedent(
 )
 
 
-def test_a_process_with_more_tools_than_descriptors_holds_a_share_and_runs_them_all(
-    tmp_path: Path, skill: RunSkill, env: dict[str, str], root: Path
-) -> None:
-    count, limit = 60, 64  # macOS's default soft limit is 256: a project of 300 tools
+def _many_tools_project(tmp_path: Path, skill: RunSkill, env: dict[str, str], count: int) -> Path:
+    """A compiled project of ``count`` tools, each in a module (a bundle) of its own."""
     sources = {
         f"tool_{number}.py": f"from skillc import tool\n\n\n@tool\ndef tool_{number}(n: int) -> int:\n"
         f'    """Multiply by {number}."""\n    return n * {number}\n'
@@ -325,7 +323,14 @@ def test_a_process_with_more_tools_than_descriptors_holds_a_share_and_runs_them_
     project = write_project(tmp_path / "many", sources)
     compiled = skill("compile", str(project), env=env)
     assert compiled.code == 0, compiled.stdout + compiled.stderr
+    return project
 
+
+def test_a_process_with_more_tools_than_descriptors_holds_a_share_and_runs_them_all(
+    tmp_path: Path, skill: RunSkill, env: dict[str, str], root: Path
+) -> None:
+    count, limit = 60, 64  # macOS's default soft limit is 256: a project of 300 tools
+    project = _many_tools_project(tmp_path, skill, env, count)
     printed = _run_child(MANY_TOOLS_CHILD, str(project), str(limit), env=env)
     assert printed.splitlines() == [f"{count} {count}", "no error", "16 opened"]
     folders = [path.name for path in root.iterdir() if len(path.name) == 64]
@@ -333,3 +338,69 @@ def test_a_process_with_more_tools_than_descriptors_holds_a_share_and_runs_them_
     locks = {path.name for path in locks_folder(root).iterdir()} - {"prune.stamp"}
     assert locks == {f"{name}.lock" for name in folders}  # each held, or marked used without a descriptor
     assert prune_bundles(root) == ()  # every one was used just now
+
+
+#: As ``MANY_TOOLS_CHILD``, with the folders marked again every 0.1 s: after the calls, make
+#: every folder and lock file look unused for 30 days, wait (bounded) until the unheld ones
+#: are marked again, and print what a prune then removes; close the runtime, let its modules
+#: go, make everything old again, and print what a prune removes once no tool uses them.
+REMARK_CHILD = textwrap.dedent(
+    """
+    import asyncio, gc, os, resource, sys, time
+    from pathlib import Path
+    resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[2]), resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    from skillc.runtime import bundle_cache, load_dist
+    from skillc.runtime.context import ToolContext
+    bundle_cache._REMARK_EVERY = 0.1
+    root = Path(os.environ["XDG_CACHE_HOME"]) / "skillc" / "bundles"
+    locks = bundle_cache.locks_folder(root)
+
+    def age_everything():
+        old = time.time() - 30 * 24 * 3600
+        for path in [*root.iterdir(), *locks.iterdir()]:
+            if path.name != "prune.stamp":
+                os.utime(path, (old, old))
+
+    def old_locks():
+        return sum(time.time() - path.stat().st_mtime > 24 * 3600 for path in locks.glob("*.lock"))
+
+    async def main():
+        runtime = load_dist(Path(sys.argv[1]) / "dist")
+        results = [await runtime.call(name, '{"n": 2}', "c", ToolContext()) for name in runtime.tool_names]
+        print(sum(not result.is_error for result in results), "called")
+        age_everything()
+        held = int(sys.argv[2]) // 4
+        deadline = time.monotonic() + 20
+        while old_locks() > held and time.monotonic() < deadline:
+            time.sleep(0.01)
+        print(old_locks(), "old")
+        print(len(bundle_cache.prune_bundles(root)), "pruned while used")
+        runtime.close()
+        return len(results)
+
+    count = asyncio.run(main())
+    gc.collect()
+    time.sleep(0.3)  # a tick of the marking thread lets the collected holders go
+    age_everything()
+    time.sleep(0.5)  # five ticks: nothing is marked again
+    print(len(bundle_cache.prune_bundles(root)), "pruned once unused of", count)
+    """
+)
+
+
+def test_a_folder_used_past_the_share_is_marked_used_again_while_it_is_used(
+    tmp_path: Path, skill: RunSkill, env: dict[str, str], root: Path
+) -> None:
+    # A server that runs for weeks with more tools than its share: each day, a prune that
+    # removes what was unused for a week must find none of the folders it uses unheld stale.
+    count, limit = 40, 64
+    project = _many_tools_project(tmp_path, skill, env, count)
+    printed = _run_child(REMARK_CHILD, str(project), str(limit), env=env)
+    # The 16 held ones stay old (their lock keeps them); the 24 others were marked again.
+    # Before: all 24 unheld folders were pruned under the process that used them.
+    assert printed.splitlines() == [
+        f"{count} called",
+        f"{limit // 4} old",
+        "0 pruned while used",
+        f"{count} pruned once unused of {count}",
+    ]
