@@ -204,13 +204,9 @@ class Project:
             store = self._stores[chosen] = open_project_data(self.report.config, chosen, folder=self._data_folder)
         return store
 
-    def close(self, *, now: bool = False) -> None:
-        """Close the runtime (``Runtime.close``: its tools' modules torn down), and the document stores.
-
-        ``now=True`` is for a process that ends next without its exit handlers: the tools'
-        modules are torn down at once, even under tool code still running.
-        """
-        self.runtime.close(now=now)
+    def close(self) -> None:
+        """Close the runtime (``Runtime.close``: what its tools wrote is flushed), and the document stores."""
+        self.runtime.close()
         stores, self._stores = list(self._stores.values()), {}
         for store in stores:
             store.close()

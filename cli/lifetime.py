@@ -11,8 +11,8 @@ only when every object made so far is skillc's:
 
 - a command that runs project code (``skill test``, ``skill serve``) keeps what it loaded
   before any tool code runs: what tool code makes is collected as usual, so a server's
-  tools never leave garbage that nothing frees (a tool's modules are let go at exit by
-  ``bundles.ModuleSpace.tear_down``, which flushes a file a tool left open);
+  tools never leave garbage that nothing frees (at exit, ``bundles.ModuleSpace.flush_files``
+  flushes the files a tool left open);
 - a command that runs no project code in its process (``skill compile``:
   ``--allow-import`` imports it in processes of its own) keeps everything once it is done.
 

@@ -102,11 +102,7 @@ def run_serve_command(
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
                 stopped_by = serve_stdio(server)
-                if stopped_by is not None:
-                    # The process ends next: what the tools wrote must reach their files now,
-                    # whatever a call still running in a thread does (see below).
-                    opened.close(now=True)
-            # Stopped in order, the project closed: a Ctrl-C is an interruption, as in every
+            # Stopped in order, the project closed (what the tools wrote flushed): a Ctrl-C is an interruption, as in every
             # command; SIGTERM ends the process as it ends an HTTP server, by the signal (its
             # default action: no exit handlers run).
             if stopped_by == signal.SIGINT:

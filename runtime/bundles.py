@@ -44,6 +44,7 @@ from typing import NamedTuple, TypeVar
 from pydantic import BaseModel
 
 from .extract import extracted_folder, unsafe_member
+from .flushing import flush_reachable
 from .imports import IMPORT_LOCK, IMPORT_LOCK_TIMEOUT, ImportScope, install, plain_import_module
 
 __all__ = ["IMPORT_LOCK_TIMEOUT", "LoadError", "ModuleSpace"]
@@ -224,29 +225,22 @@ def _complete_models(value: object) -> None:
             model.model_rebuild(raise_errors=True)
 
 
-def _private_name(name: object) -> bool:
-    """Whether a module's global ``name`` has one leading underscore (Python lets those go first)."""
-    return type(name) is str and name.startswith("_") and not name.startswith("__")
-
-
-#: Every space not yet collected: what ``_tear_down_at_exit`` goes through.
+#: Every space not yet collected: what ``_flush_at_exit`` goes through.
 _SPACES: weakref.WeakSet[ModuleSpace] = weakref.WeakSet()
 
 
-def _tear_down_at_exit() -> None:
-    """At exit, tear the modules of every space still alive down, while the interpreter is whole.
+def _flush_at_exit() -> None:
+    """At exit, flush the files of every space still alive, while the interpreter is whole.
 
-    A space's modules are no entries of ``sys.modules``, which Python clears at exit one
-    global at a time.  Left alone, they would be freed by the cycle collector, in no order:
-    a file a tool left open, a text wrapper over its buffer, could be freed after its
-    buffer, and its last writes lost.  Let go of one global at a time, it is closed as in
-    any Python program, its writes flushed.
+    A space's modules are no entries of ``sys.modules``: left alone, they are freed by the
+    cycle collector, in no order, and a text wrapper freed after its buffer loses what it
+    held (see ``flushing``).
     """
     for space in list(_SPACES):
-        space.tear_down()
+        space.flush_files()
 
 
-atexit.register(_tear_down_at_exit)
+atexit.register(_flush_at_exit)
 
 
 class ModuleSpace:
@@ -314,30 +308,16 @@ class ModuleSpace:
         except LoadError as error:
             raise ImportError(f"cannot import {name!r}: {error}", name=name) from None
 
-    def tear_down(self) -> None:
-        """Let go of every global of the space's modules, the last imported first, as Python does
-        with ``sys.modules``' at exit: names with one leading underscore, then the others, all
-        but ``__builtins__``.  The space forgets its modules: a second call does nothing.
+    def flush_files(self) -> None:
+        """Flush the files the space's modules hold (``flushing.flush_reachable``), letting go of nothing.
 
-        Its store calls it when it is closed and no code of the space runs any more
-        (``store.DistStore.close``); ``_tear_down_at_exit`` calls it for every space still
+        Its store calls it when it is closed, and again once no code of the space runs any
+        more (``store.DistStore.close``); ``_flush_at_exit`` calls it for every space still
         alive at exit.  What a module put in its own place (``sys.modules[__name__] = obj``)
-        is not a module, and is left alone; a module whose globals cannot be let go so (keys
-        that are no names, or break comparison: tool code did that) is left to the collector.
+        is not a module, and is passed over.
         """
-        modules = list(self._modules.items())
-        self._modules.clear()
-        _SPACES.discard(self)
-        for key, module in reversed(modules):
-            if not isinstance(module, ModuleType):
-                continue
-            namespace = module.__dict__
-            try:
-                names = [name for name in namespace if name != "__builtins__"]
-                for name in sorted(names, key=lambda name: not _private_name(name)):  # stable: in order
-                    namespace[name] = None
-            except Exception as error:  # noqa: BLE001 - whatever the module's keys do
-                logger.debug("module %r of a bundle was not torn down: %s", key, error)
+        namespaces = [module.__dict__ for module in list(self._modules.values()) if isinstance(module, ModuleType)]
+        flush_reachable(namespaces)
 
     def _mounted(self, loader: _BundleLoader, scope: ImportScope, job: Callable[[], _T]) -> _T:
         """Run ``job`` with the space's modules in ``sys.modules`` and ``loader`` first in

@@ -146,12 +146,9 @@ class Runtime:
             self.store, name, arguments, call_id, context, offered, approver, self.max_output_bytes, client
         )
 
-    def close(self, *, now: bool = False) -> None:
-        """Let the worker threads end and tear the tools' modules down (``store.DistStore.close``).
-
-        Threads still running tool code finish first, unless ``now``.
-        """
-        self.store.close(now=now)
+    def close(self) -> None:
+        """Let the worker threads end and flush the files the tools' modules hold (``store.DistStore.close``)."""
+        self.store.close()
 
     def __enter__(self) -> Runtime:
         return self

@@ -92,8 +92,8 @@ class DistStore:
 
     Every load runs in the store's worker pool (which also runs the tools' code), once
     per item however many callers wait for it; a failed load is not kept, so a fixed
-    file is read again by the next caller.  ``close`` lets the worker threads end, then
-    tears the tools' modules down (see ``close``).
+    file is read again by the next caller.  ``close`` lets the worker threads end, and
+    flushes the files the tools' modules hold (see ``close``).
     """
 
     def __init__(self, dist: Path, manifest: Manifest, *, workers: int = DEFAULT_WORKERS) -> None:
@@ -113,30 +113,24 @@ class DistStore:
         self._definitions: dict[str, Mapping[str, Any]] = {}
         self._condition_scopes: dict[str, ImportScope] = {}
         self._closed = False
-        self._finalizer = weakref.finalize(self, self.pool.close, self._space.tear_down)
+        self._finalizer = weakref.finalize(self, self.pool.close, self._space.flush_files)
 
-    def close(self, *, now: bool = False) -> None:
-        """Let the worker threads end, then tear the tools' modules down (``ModuleSpace.tear_down``).
+    def close(self) -> None:
+        """Let the worker threads end, and flush the files the tools' modules hold (``ModuleSpace.flush_files``).
 
-        Threads still running tool code finish first: the modules are torn down once no
-        thread of the pool runs anything (by the last one, as it ends), so that what a tool
-        wrote to a file it left open reaches the file when the store is closed, not when the
-        process ends, and no running code ever has its module emptied under it.  Close the
-        store once the async calls made through it have ended: their code runs on their
-        loop, which the store does not wait for.  A closed store loads nothing: a call
+        The files are flushed now, and again once no thread of the pool runs anything (by
+        the last one, as it ends; threads still running tool code finish first): what a tool
+        wrote to a file it left open reaches the file when the store is closed, not when
+        the process ends.  Nothing of the modules is let go: code still running goes on.
+        Close the store once the async calls made through it have ended: their code runs on
+        their loop, which the store does not wait for.  A closed store loads nothing: a call
         refuses with ``the runtime is closed``.
-
-        ``now=True`` tears the modules down at once, under tool code still running if some
-        is, as the interpreter's exit does: for a process that ends next without its exit
-        handlers (a server ended by a signal's default action), which would tear nothing
-        down.  It may follow a plain ``close``.
         """
         with self._lock:
             self._closed = True
             self._ready.clear()
         self._finalizer()
-        if now:
-            self._space.tear_down()
+        self._space.flush_files()
 
     # --- what the manifest says -------------------------------------------------------
 

@@ -64,10 +64,9 @@ def http_app(project: Project, options: HttpOptions) -> Starlette:
             async with server.session_manager.run():
                 yield
         finally:
-            # The process ends next, by the signal that stopped uvicorn (its default action:
-            # no exit handlers), or with the requests still running written off: what the
-            # tools wrote must reach their files now.
-            project.close(now=True)
+            # The process may end next by the signal that stopped uvicorn (its default action:
+            # no exit handlers run): closing flushes what the tools wrote.
+            project.close()
 
     return Starlette(routes=[*mcp_app.routes, Route(HEALTH_PATH, healthz, methods=["GET"])], lifespan=lifespan)
 

@@ -2,9 +2,10 @@
 
 ``skill test`` and ``skill serve`` freeze the objects made before any tool code runs
 (``cli.lifetime``), and what a tool makes is collected as in any Python program.  A
-tool's modules are no entries of ``sys.modules``; they are torn down at exit as those
-are (``bundles.ModuleSpace.tear_down``), so that what a tool wrote to a file it left
-open, without flushing it, reaches the file.
+tool's modules are no entries of ``sys.modules``; at exit the files they hold are flushed
+(``bundles.ModuleSpace.flush_files``), so that what a tool wrote to a file it left open,
+without flushing it, reaches the file; nothing of the modules is cleared, so a thread a
+tool's module started runs unharmed to the end.
 """
 
 from __future__ import annotations
@@ -90,3 +91,42 @@ def test_a_command_run_inside_another_program_leaves_its_collector_alone(tmp_pat
     assert cli_main.run(["compile", str(project)]) == 0
     assert cli_main.run(["test", "--name", "ping", "--input", '{"text": "hi"}', "--json", str(project)]) == 0
     assert gc.get_freeze_count() == before
+
+
+BUSY_THREAD = '''\
+import threading
+import time
+
+from skillc import Agent, Skill, tool
+
+TICKS = []
+
+
+def _beat() -> None:
+    """A heartbeat, as a module keeps a cache fresh: it runs until the process ends."""
+    while True:
+        time.sleep(0.0005)
+        TICKS.append(time.monotonic())
+
+
+threading.Thread(target=_beat, daemon=True).start()
+
+
+@tool
+def ticks() -> int:
+    """How many heartbeats so far."""
+    return len(TICKS)
+
+
+agent = Agent(name="a", skills=[Skill(name="s", tools=[ticks])])
+'''
+
+
+def test_a_thread_a_tool_module_started_runs_unharmed_until_the_process_ends(tmp_path: Path, skill: RunSkill) -> None:
+    project = write_project(tmp_path / "p", {"agent.py": BUSY_THREAD})
+    for _ in range(5):
+        result = skill("test", "--name", "ticks", "--input", "{}", "--json", str(project))
+        assert result.code == 0, result.stdout + result.stderr
+        # before: 'Exception in thread Thread-1 (_beat)' and a traceback, as the module's
+        # globals were cleared at exit under the running thread
+        assert result.stderr == ""
