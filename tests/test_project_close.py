@@ -12,6 +12,7 @@ unharmed (before, a teardown that cleared the modules' globals broke them).
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +90,7 @@ def beat(seconds: float = 0.5) -> str:
                 beats.write("beat\\n")
                 beats.flush()
                 time.sleep(0.01)
+            beats.write("end\\n")
 
     threading.Thread(target=run, daemon=True).start()
     return "started"
@@ -113,12 +115,27 @@ pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning", "ignore::pyte
 
 #: How long a test waits, at most, for a tool written off to write its line after the gate opens.
 SETTLE = 20.0
+#: The runtime's threads that live as long as the process: the deadline watchdog, the bundle cache's.
+PROCESS_THREADS = frozenset({"skillc-watchdog", "skillc-prune-bundles", "skillc-remark-bundles"})
 
 
 @pytest.fixture(autouse=True)
 def _collect_the_tools_here() -> Iterator[None]:
-    """The tools' open logs are freed within the test that made them: the warning it gives is ignored only here."""
+    """The tools' open logs are freed within the test that made them: the warning it gives is ignored only here.
+
+    A thread a test started (a worker, a thread a tool started) holds the tools' modules
+    while it runs: it is waited for (bounded) before the collection.
+    """
+    before = set(threading.enumerate())
+
+    def started() -> set[threading.Thread]:  # the runtime's own process-wide threads hold no tool
+        return {thread for thread in set(threading.enumerate()) - before if thread.name not in PROCESS_THREADS}
+
     yield
+    deadline = time.monotonic() + SETTLE
+    while started() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not started(), "a thread of the test is still running"
     gc.collect()
 
 
@@ -157,8 +174,8 @@ def test_a_tool_still_running_when_the_project_is_closed_keeps_its_module_until_
     deadline = time.monotonic() + SETTLE
     while log.read_text() != "late\n" and time.monotonic() < deadline:
         time.sleep(0.01)
-    # The tool found its module whole (LOG was still the file) and wrote; its module was torn
-    # down after it ended, which flushed the line: without the teardown it stays in the buffer.
+    # The tool found its module whole (LOG was still the file) and wrote; the files were
+    # flushed again once it ended: without that, the line stays in the buffer.
     assert log.read_text() == "late\n"
 
 
@@ -202,3 +219,6 @@ def test_a_thread_a_tool_started_runs_on_after_the_project_is_closed(files: tupl
     # The thread still writes after close: its module's globals (open, time) are whole.
     # (A thread that failed would fail the test: pytest reports its exception.)
     assert beats.read_text().count("beat") > before
+    while not beats.read_text().endswith("end\n") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert beats.read_text().endswith("end\n")  # and the thread ended (``_collect_the_tools_here``)
