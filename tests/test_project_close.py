@@ -110,7 +110,7 @@ def late_note(text: str) -> str:
 agent = Agent(name="a", skills=[Skill(name="s", tools=[note, note_async, note_deep, beat, late_note])])
 '''
 
-# The tools leave their log open on purpose: Python warns of it when the teardown frees the file.
+# The tools leave their log open on purpose: Python warns of it when the collector frees the file.
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning", "ignore::pytest.PytestUnraisableExceptionWarning")
 
 #: How long a test waits, at most, for a tool written off to write its line after the gate opens.
@@ -192,7 +192,7 @@ def test_a_tool_of_a_closed_project_refuses_to_run_even_if_it_ran_before(
         "execution",
         "The tool cannot run: the runtime is closed.",
     )
-    assert log.read_text() == "once\n"  # the module torn down is never run
+    assert log.read_text() == "once\n"  # the closed project ran nothing more
 
 
 def test_files_held_in_objects_cycles_and_closures_are_flushed_too(files: tuple[Path, Path, Path]) -> None:

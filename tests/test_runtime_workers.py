@@ -239,7 +239,7 @@ def test_what_close_is_given_waits_for_the_running_and_the_queued_jobs_and_the_w
 
 def test_a_waiter_that_closes_the_pool_finds_its_job_over() -> None:
     # As a caller woken by its sync call's end, which closes the project next: the job must
-    # not hold the teardown back (before, close saw it still pending, and the teardown came
+    # not hold the flush back (before, close saw it still pending, and the flush came
     # after close had returned).
     workers = WorkerPool(1)
     release, seen = threading.Event(), []
