@@ -102,9 +102,9 @@ def run_serve_command(
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
                 stopped_by = serve_stdio(server)
-            # Stopped in order, the project closed (what the tools wrote flushed): a Ctrl-C is an interruption, as in every
-            # command; SIGTERM ends the process as it ends an HTTP server, by the signal (its
-            # default action: no exit handlers run).
+            # Stopped in order, the project closed (what the tools wrote is flushed): a Ctrl-C is
+            # an interruption, as in every command; SIGTERM ends the process as it ends an HTTP
+            # server, by the signal (its default action: no exit handlers run).
             if stopped_by == signal.SIGINT:
                 raise KeyboardInterrupt
             if stopped_by is not None:

@@ -78,7 +78,6 @@ class Work(Generic[_T]):
         "context",
         "error",
         "function",
-        "started",
         "started_at",
         "value",
         "written_off",
@@ -93,7 +92,7 @@ class Work(Generic[_T]):
         self.value: _T | None = None
         self.error: BaseException | None = None
         self.written_off = False
-        self.started = False
+        #: When a worker picked the job up (set before the job leaves the queued state).
         self.started_at = 0.0
 
     def __repr__(self) -> str:
@@ -107,6 +106,11 @@ class Work(Generic[_T]):
     def running(self) -> bool:
         """Whether a worker is running the job's function now."""
         return self._state == _RUNNING
+
+    @property
+    def started(self) -> bool:
+        """Whether a worker picked the job up (``started_at`` says when): running, returned or done."""
+        return _RUNNING <= self._state <= _DONE
 
     def cancelled(self) -> bool:
         """Whether the job was cancelled before it started (it never runs then)."""
@@ -150,7 +154,6 @@ class Work(Generic[_T]):
             if self._state != _QUEUED:
                 return False
             self.started_at = time.monotonic()
-            self.started = True
             self._state = _RUNNING
         return True
 
@@ -196,7 +199,7 @@ class WorkerPool:
         self._pending = 0
         self._written_off = 0
         self._closed = False
-        #: What ``close`` was given to run once the last thread has ended.
+        #: What ``close`` was given to run once no job is pending.
         self._then: Callable[[], None] | None = None
 
     @property

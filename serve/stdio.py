@@ -10,9 +10,9 @@ would have to wait for until the host wrote another line or closed its end.
 The serve ends when the host closes stdin, or when SIGINT or SIGTERM comes (where the
 platform has them, and the process does not ignore them): the requests in flight are
 cancelled, and ``serve_stdio`` returns the signal's number, for the caller to close the
-project (which flushes the files its tools left open) and end as
-the signal asks.  Before, a Ctrl-C waited for the host's next line (forever, with a host
-that waits too), and a SIGTERM ended the process on the spot.
+project (which flushes the files its tools left open) and end as the signal asks.  Before,
+a Ctrl-C waited for the host's next line (forever, with a host that waits too), and a
+SIGTERM ended the process on the spot.
 """
 
 from __future__ import annotations
