@@ -51,6 +51,7 @@ from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread,
 from .client_results import read_client_results, results_handler
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
 from .flags import json_object_flag
+from .lifetime import terminated_by
 from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, client_asker, shorten
 from .render import print_text
 
@@ -368,12 +369,17 @@ def _session(
                 view.failed(error)
             except KeyboardInterrupt:
                 view.end_text()
+                if terminated_by() is not None:  # asked to end, not to stop the turn: the turn so far is kept
+                    save()
+                    raise
                 view.trace.print("[yellow]interrupted[/]")
             else:
                 view.end_text()
                 if result.stopped:
                     view.stopped(result.steps, result.reason)
             save()
+            if terminated_by() is not None:  # asked to end while a tool's code or a client's prompt ran
+                raise KeyboardInterrupt
             out.print()
     finally:
         prompter.save()

@@ -21,24 +21,130 @@ program that runs a command in its own process (``cli.main.run``) keeps its coll
 it is.
 
 ``end_by_signal`` ends a process that has stopped in order for a signal as the signal's
-default action would have: a server does so, so that what started it sees it end by that
-signal.
+default action would have, so that what started it sees it end by that signal.
+
+In the command's own process, the signals that ask a command to end
+(``contracts.signals.TERMINATING``: SIGTERM, SIGHUP) stop it as a Ctrl-C does
+(``stop_in_order``): the handler of SIGINT in place runs (``asyncio.Runner``'s cancels the
+command's task; Python's raises ``KeyboardInterrupt``), so that every ``finally`` and ``with``
+runs on the way out: the project is closed, which flushes the files its tools left open, a
+conversation is saved, ``dist/`` is left whole.  ``terminated_by`` tells the commands that
+answer a Ctrl-C themselves (a chat's turn, a prompt, ``--watch``) that this one must end the
+command; ``cli.main`` then ends the process by the signal, without a word (a closed terminal
+reads nothing).  Only the first such signal counts: the command is stopping already (a Ctrl-C,
+or SIGKILL, forces it).  The main thread is woken for one that lands just before it blocks
+(``_watch_for_missed_signals``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
 import signal
 import sys
+import threading
+import time
+from types import FrameType
+from typing import Final
 
-__all__ = ["end_by_signal", "keep_until_exit", "own_process"]
+from ..contracts.signals import TERMINATING
+
+__all__ = ["end_by_signal", "keep_until_exit", "own_process", "stop_in_order", "terminated_by"]
 
 _owned: list[bool] = []
+#: The signal that asked the command to end, once one has.
+_terminated: list[int] = []
+#: How long the main thread has to run the handler of a terminating signal before it is woken for it.
+_NUDGE_AFTER: Final = 0.05
 
 
 def own_process() -> None:
     """This process is the command's own: it ends when the command does."""
     _owned[:] = [True]
+
+
+def stop_in_order() -> None:
+    """Have SIGTERM and SIGHUP stop the command as a Ctrl-C does (see the module); only in the command's own process.
+
+    A signal the process was started ignoring stays ignored, and one with a handler of
+    someone else's keeps it.  Only the first of them counts: the command is stopping already.
+    """
+    if not _owned:
+        return
+    handled = [signum for signum in TERMINATING if signal.getsignal(signum) is signal.SIG_DFL]
+    for signum in handled:
+        signal.signal(signum, _on_terminating)
+    if handled:
+        _watch_for_missed_signals()
+
+
+def _on_terminating(signum: int, frame: FrameType | None) -> None:
+    """Remember the signal, then do what a Ctrl-C does now (the handler of SIGINT in place, else raise)."""
+    if _terminated:
+        return  # stopping already (or woken by _wake_main_thread for this very signal)
+    _terminated.append(signum)
+    interrupt = signal.getsignal(signal.SIGINT)
+    if callable(interrupt):
+        interrupt(signal.SIGINT, frame)
+        return
+    raise KeyboardInterrupt  # SIGINT is ignored (a background job): asked to end all the same
+
+
+def _watch_for_missed_signals() -> None:
+    """Make sure the main thread runs the handler of a terminating signal, even one that came just before a read.
+
+    Python runs a signal's handler in the main thread, between two steps of its code.  A
+    signal that lands as that thread is about to block in a system call (a prompt's read,
+    the event loop's wait) is noted, and its handler waits until the call returns: with a
+    person's prompt, or a tool that waits a minute, that is a stop missed.  Each signal is
+    also written to a pipe (``signal.set_wakeup_fd``), read by a daemon thread, which sends
+    the signal again to the main thread when its handler has not run after ``_NUDGE_AFTER``
+    seconds: the blocking call is interrupted, and the handler runs.  Nothing is started
+    where the platform cannot send a signal to one thread, or another wakeup pipe is set.
+    """
+    if not hasattr(signal, "pthread_kill"):
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # as set_wakeup_fd requires
+    try:
+        previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread after all
+        previous = -2
+    if previous != -1:  # someone else's pipe (or none could be set): theirs stays
+        if previous != -2:
+            signal.set_wakeup_fd(previous)
+        os.close(read_end)
+        os.close(write_end)
+        return
+    main = threading.main_thread().ident
+    assert main is not None
+    threading.Thread(target=_wake_main_thread, args=(read_end, main), name="skillc-signals", daemon=True).start()
+
+
+def _wake_main_thread(read_end: int, main: int) -> None:
+    """The thread of ``_watch_for_missed_signals``: for each terminating signal, wait for its handler, else send it again."""
+    numbers = {int(signum) for signum in TERMINATING}
+    while True:
+        try:
+            received = os.read(read_end, 64)
+        except OSError:
+            return
+        if not received:
+            return
+        for number in received:
+            if number not in numbers:
+                continue
+            deadline = time.monotonic() + _NUDGE_AFTER
+            while not _terminated and time.monotonic() < deadline:
+                time.sleep(0.005)
+            if not _terminated:
+                signal.pthread_kill(main, number)  # ends the blocking call; the handler runs
+
+
+def terminated_by() -> int | None:
+    """The signal that asked the command to end (``stop_in_order``), if one has."""
+    return _terminated[0] if _terminated else None
 
 
 def keep_until_exit() -> None:
@@ -60,7 +166,8 @@ def end_by_signal(signum: int) -> int:
     """
     if _owned:
         for stream in (sys.stdout, sys.stderr):
-            stream.flush()
+            with contextlib.suppress(OSError, ValueError, AttributeError):  # a closed terminal, a closed pipe
+                stream.flush()
         signal.signal(signum, signal.SIG_DFL)
         signal.raise_signal(signum)
     return 128 + signum

@@ -4,7 +4,8 @@ Commands return their exit code.  A ``UserError`` is printed as a message (with 
 hint) and exits with its own code; a usage error of the parser exits 2; anything else is a bug
 in skillc, reported in one line unless ``--debug`` asks for the traceback.  A Ctrl-C that the
 command does not handle itself says ``interrupted`` and exits 130, whenever it comes (see
-``cli.entry`` for the time before this module is loaded).
+``cli.entry`` for the time before this module is loaded).  SIGTERM and SIGHUP stop the command
+as a Ctrl-C does, then end the process by the signal, without a word (``lifetime``).
 
 A plain command line of ``skill compile``, ``skill test`` or ``skill serve`` runs without typer
 (``commands.quick_call``); every other one, and any that is not plain, is typer's.
@@ -22,7 +23,7 @@ from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UsageE
 from ..runtime.last_resort import HOPELESS_AFTER, set_last_resort
 from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
-from .lifetime import own_process
+from .lifetime import end_by_signal, own_process, stop_in_order, terminated_by
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
@@ -65,13 +66,21 @@ def _typer_main(args: list[str]) -> Any:
     except typer.Exit as error:
         return error.exit_code
     except typer.Abort:
-        stderr().print(INTERRUPTED)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     # typer answers a Ctrl-C in a command with Exit(130), which it returns without a word; no
     # command of skill's returns 130 itself.
     if code == EXIT_INTERRUPTED:
-        stderr().print(INTERRUPTED)
+        return _interrupted()
     return code
+
+
+def _interrupted() -> int:
+    """The exit code of a command stopped by a Ctrl-C, said on stderr; or by a signal that asked it to end, silently."""
+    signum = terminated_by()
+    if signum is not None:
+        return 128 + signum
+    stderr().print(INTERRUPTED)
+    return EXIT_INTERRUPTED
 
 
 def _quick_main(call: Callable[[], int]) -> int:
@@ -80,11 +89,9 @@ def _quick_main(call: Callable[[], int]) -> int:
         return call()
     except EOFError:  # typer: a new line on stderr, then Abort
         print(file=sys.stderr, flush=True)
-        stderr().print(INTERRUPTED)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     except KeyboardInterrupt:  # as _typer_main reports typer's Exit(130)
-        stderr().print(INTERRUPTED)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     except OSError as error:
         if error.errno != errno.EPIPE:
             raise
@@ -108,8 +115,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         call = quick_call(args)
         result = _quick_main(call) if call is not None else _typer_main(args)
     except KeyboardInterrupt:
-        stderr().print(INTERRUPTED)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     except UserError as error:
         _report(error)
         return error.exit_code
@@ -119,6 +125,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         _report(error)
         return 1
     except Exception as error:  # the one catch-all: a bug must not look like a traceback dump
+        signum = terminated_by()
+        if signum is not None:  # failing on the way out (to write to a closed terminal, say): ending anyway
+            return 128 + signum
         if settings.debug:
             stderr().print_exception()
         stderr().print(
@@ -143,7 +152,16 @@ def _give_up(label: str) -> None:
 
 
 def main() -> None:
-    """Console-script entry point: the process is the command's own (``lifetime``)."""
+    """Console-script entry point: the process is the command's own (``lifetime``).
+
+    A command that a signal asked to end has stopped in order by the time ``run`` returns: the
+    process then ends by that signal, whatever the command made of the interruption.
+    """
     own_process()
+    stop_in_order()
     set_last_resort(_give_up)
-    sys.exit(run())
+    code = run()
+    signum = terminated_by()
+    if signum is not None:
+        end_by_signal(signum)
+    sys.exit(code)

@@ -31,6 +31,7 @@ from ..runtime.call import Approver
 from ..runtime.client import ClientError, ClientHandler
 from ..runtime.ownjson import read_json, write_json
 from .consoles import shown, visible
+from .lifetime import terminated_by
 
 __all__ = ["SHOWN_ARGUMENTS", "Prompter", "TurnView", "approval_asker", "client_asker", "read_answer", "shorten"]
 
@@ -91,6 +92,8 @@ class Prompter:
         try:
             text = input(question)
         except (EOFError, KeyboardInterrupt):
+            if terminated_by() is not None:  # asked to end, not to skip the question
+                raise
             sys.stdout.write("\n")
             return ""
         finally:

@@ -10,6 +10,7 @@ stops the others, and the pool's workers end with the compile that started them.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
+from ..contracts.signals import TERMINATING
 from .cache import CACHE_DIR, INDEX_KEYS_FILE, INDEX_SHARDS, load_cache, write_cache
 from .index_cache import (
     INDEX_TYPES,
@@ -124,10 +126,14 @@ def _die_with_parent(parent: int) -> None:
 
     A worker whose parent is gone (killed with SIGKILL, say) would wait for work forever.
     On Linux the kernel kills it as its parent dies; elsewhere a thread watches the parent.
+    A signal that asks the compile to end ends a worker at once: the handlers the
+    command's process set (``cli.lifetime``, inherited through a fork) are the command's.
     """
+    for signum in TERMINATING:
+        signal.signal(signum, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)  # the command's pipe, which the command's thread reads
     if sys.platform.startswith("linux"):
         import ctypes
-        import signal
 
         try:
             libc = ctypes.CDLL(None, use_errno=True)

@@ -221,10 +221,12 @@ class WorkerPool:
                 self._spawn()
         return work
 
-    def abandon(self, work: Work[Any], *, cancel: bool = True) -> None:
+    def abandon(self, work: Work[Any], *, cancel: bool = True, why: str = "past its deadline") -> None:
         """Stop waiting for ``work``: cancel it if it has not started, else write its thread off.
 
         With ``cancel=False`` a job that has not started stays queued (others wait for it).
+        ``why`` says, in the warning of a thread written off, why nobody waits for its code
+        any more: it ran past its deadline, or its call was cancelled.
         """
         with self._lock:
             if work.done() or work.written_off:
@@ -240,7 +242,8 @@ class WorkerPool:
             if not self._closed:
                 self._spawn()
         logger.warning(
-            "a worker thread is still running code past its deadline and was replaced (%d written off so far)",
+            "a worker thread is still running code %s and was replaced (%d written off so far)",
+            why,
             count,
         )
 
@@ -388,7 +391,9 @@ async def _enter_async(
             try:
                 value = function()
                 return Outcome(value=await value if inspect.isawaitable(value) else value)
-            except asyncio.CancelledError:
+            except (asyncio.CancelledError, KeyboardInterrupt):
+                # Code without a deadline is the caller's own (an approver), never a tool's: its
+                # interruption (a Ctrl-C at its prompt) is the process's, not a result.
                 raise
             except BaseException as error:  # noqa: BLE001 - SystemExit, GeneratorExit...: the code's result
                 return Outcome(error=error)
@@ -416,7 +421,7 @@ async def _wait_work(pool: WorkerPool, work: Work[Any], timeout: float | None) -
             else:
                 remaining = timeout  # still queued: its deadline has not begun
     except asyncio.CancelledError:
-        pool.abandon(work)
+        pool.abandon(work, why="whose call was cancelled")
         raise
     pool.abandon(work)
     return False
@@ -438,6 +443,8 @@ async def invoke(
 ) -> Outcome[Any]:
     """Run user code: in the pool when sync, in a task when async, never raising.
 
+    Tool code always has a deadline; code without one (``timeout=None``) is the caller's
+    own, an approver: a ``KeyboardInterrupt`` it raises (a Ctrl-C at its prompt) goes through.
     ``running`` is the record it runs with (``NOTHING``: no tool's code, no context, its
     prints not captured); ``label`` names the code in log messages.  Async code that blocks the loop past the
     deadline is interrupted there (``inline.drive``).

@@ -15,6 +15,7 @@ the options this module passes in ``SKILLC_SERVE_OPTIONS``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import json
@@ -23,13 +24,14 @@ import os
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import asdict
-from typing import Final
+from typing import Any, Final
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from uvicorn.config import STARTUP_FAILURE
 
 from ..project import Project, open_project
 from .options import HEALTH_PATH, HttpOptions
@@ -60,6 +62,7 @@ def http_app(project: Project, options: HttpOptions) -> Starlette:
         # What is loaded now lives as long as the server: out of the collector's way, so that
         # a full collection walks only what requests made (the tail of the latency).
         gc.freeze()
+        logging.getLogger("uvicorn.error").addFilter(_cancelled_at_stop)  # once: a filter is added once
         try:
             async with server.session_manager.run():
                 yield
@@ -69,6 +72,19 @@ def http_app(project: Project, options: HttpOptions) -> Starlette:
             project.close()
 
     return Starlette(routes=[*mcp_app.routes, Route(HEALTH_PATH, healthz, methods=["GET"])], lifespan=lifespan)
+
+
+def _cancelled_at_stop(record: logging.LogRecord) -> bool:
+    """uvicorn's log, with a call cancelled because the server stopped told in one line, not a traceback.
+
+    A stopping server waits ``_GRACEFUL_SHUTDOWN`` seconds for the calls in flight, then
+    cancels them; uvicorn logs each as an exception in the application, traceback and all.
+    """
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, asyncio.CancelledError):
+        record.msg, record.args = "a call still running when the server stopped was cancelled", ()
+        record.exc_info = record.exc_text = None
+    return True
 
 
 class _OneLine(logging.Handler):
@@ -89,24 +105,26 @@ def worker_app() -> Starlette:
 
 
 def serve_http(project: Project, options: HttpOptions) -> None:
-    """Serve until interrupted: in this process with one worker, else in ``options.workers`` processes.
+    """Serve until stopped: in this process with one worker, else in ``options.workers`` processes.
 
     With several workers ``project`` (already compiled and loaded) is closed first: each
-    worker opens its own.
+    worker opens its own.  With one, a Ctrl-C raises ``KeyboardInterrupt`` once the server
+    has stopped in order (``uvicorn.run`` would swallow it, and the command end as if
+    nothing had happened), and SIGTERM ends the process by the signal, as uvicorn does.
     """
+    settings: dict[str, Any] = {
+        "host": options.host,
+        "port": options.port,
+        "log_level": "warning",
+        "access_log": False,
+        "timeout_graceful_shutdown": _GRACEFUL_SHUTDOWN,
+    }
     if options.workers == 1:
-        app: Starlette | str = http_app(project, options)
-    else:
-        project.close()
-        os.environ[OPTIONS_VARIABLE] = json.dumps(asdict(options))
-        app = f"{__name__}:{worker_app.__name__}"
-    uvicorn.run(
-        app,
-        host=options.host,
-        port=options.port,
-        factory=options.workers > 1,
-        workers=options.workers if options.workers > 1 else None,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=_GRACEFUL_SHUTDOWN,
-    )
+        server = uvicorn.Server(uvicorn.Config(http_app(project, options), **settings))
+        server.run()  # uvicorn's signal handlers stop it, then raise the signal again
+        if not server.started:  # as uvicorn.run ends a server that could not start
+            sys.exit(STARTUP_FAILURE)
+        return
+    project.close()
+    os.environ[OPTIONS_VARIABLE] = json.dumps(asdict(options))
+    uvicorn.run(f"{__name__}:{worker_app.__name__}", factory=True, workers=options.workers, **settings)

@@ -7,7 +7,7 @@ into the protocol's stream), and this module claims standard input (``_claimed_s
 thread of this module's own (``_HostLines``), not by the SDK's reader, whose thread a stop
 would have to wait for until the host wrote another line or closed its end.
 
-The serve ends when the host closes stdin, or when SIGINT or SIGTERM comes (where the
+The serve ends when the host closes stdin, or when SIGINT, SIGTERM or SIGHUP comes (where the
 platform has them, and the process does not ignore them): the requests in flight are
 cancelled, and ``serve_stdio`` returns the signal's number, for the caller to close the
 project (which flushes the files its tools left open) and end as the signal asks.  Before,
@@ -34,6 +34,8 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from ..contracts.signals import TERMINATING
+
 if sys.platform != "win32":
     import fcntl
 
@@ -41,8 +43,9 @@ __all__ = ["STOP_SIGNALS", "serve_stdio"]
 
 logger = logging.getLogger("skillc.runtime")
 
-#: The signals that stop the server in order, where the platform has them.
-STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+#: The signals that stop the server in order, where the platform has them: a Ctrl-C, and those
+#: that ask a command to end.
+STOP_SIGNALS: Final = (signal.SIGINT, *TERMINATING)
 
 
 @contextlib.contextmanager

@@ -128,10 +128,10 @@ class HttpServer:
             return body
         raise AssertionError(f"skill serve did not answer within {START_TIMEOUT:g} s:\n{self.output()}")
 
-    def stop(self) -> int:
-        """Stop the server (and its workers) as an operator would: SIGTERM, then SIGKILL after 15 s."""
+    def stop(self, signum: int = signal.SIGTERM) -> int:
+        """Stop the server (and its workers) as an operator would: ``signum`` (SIGTERM), then SIGKILL after 15 s."""
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            os.killpg(self.process.pid, signum)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:

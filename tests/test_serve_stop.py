@@ -2,9 +2,10 @@
 
 A host ends a stdio server by closing its stdin, then with SIGTERM if it has not ended, as
 the MCP specification says; an operator stops an HTTP server with SIGTERM, a person at a
-terminal either with Ctrl-C.  Each time, with the host's end of stdin still open and calls
-still running, the server ends within seconds: a Ctrl-C says ``interrupted`` and exits 130,
-as every command does; SIGTERM ends the process by the signal, as servers do.  What a tool
+terminal either with Ctrl-C, and a terminal that closes sends SIGHUP.  Each time, with the
+host's end of stdin still open and calls still running, the server ends within seconds: a
+Ctrl-C says ``interrupted`` and exits 130, as every command does; SIGTERM and SIGHUP end the
+process by the signal, as servers do.  What a tool
 wrote to a file it left open, without flushing it, is in the file afterwards.  Tool code
 reads end-of-file from stdin, never the protocol.
 
@@ -31,47 +32,17 @@ from helpers import SKILL, write_project
 from mcp import Client
 from runtime_support import run
 from serve_support import HttpServer
+from stop_support import STALLING_TOOLS, log_env, wait_for
 
-TOOLS = '''\
-import asyncio
-import os
-import sys
-import time
-from pathlib import Path
-
-from skillc import Agent, Skill, tool
-
-#: Opened when the bundle is imported and never closed or flushed, as many tools keep a log.
-LOG = open(os.environ["TOOL_LOG"], "a")
-
-
-def started(name: str) -> None:
-    Path(os.environ["TOOL_STARTED"], name).touch()
-
+TOOLS = (
+    STALLING_TOOLS
+    + '''
 
 @tool
 def note(text: str) -> str:
     """Write a line to the log."""
     LOG.write(text + "\\n")
     return text
-
-
-@tool(timeout=120)
-def stall(seconds: float = 60.0) -> str:
-    """Write a line, then sleep (in a worker thread)."""
-    LOG.write("stall began\\n")
-    started("stall")
-    time.sleep(seconds)
-    return "done"
-
-
-@tool(timeout=120)
-async def stall_async(seconds: float = 60.0) -> str:
-    """Write a line, then sleep (on the event loop)."""
-    LOG.write("stall_async began\\n")
-    started("stall_async")
-    await asyncio.sleep(seconds)
-    return "done"
 
 
 @tool
@@ -82,10 +53,11 @@ def read_stdin() -> dict:
 
 agent = Agent(name="a", skills=[Skill(name="s", tools=[note, stall, stall_async, read_stdin])])
 '''
+)
 
 #: The longest a server may take to end after the signal (it ends in well under a second).
 STOP_TIMEOUT = 15.0
-#: The longest the test waits for one answer, or for a tool to start.
+#: The longest the test waits for one answer.
 ANSWER_TIMEOUT = 60.0
 
 
@@ -97,16 +69,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def tool_env(tmp_path: Path) -> dict[str, str]:
-    started = tmp_path / "started"
-    started.mkdir()
-    return {"TOOL_LOG": str(tmp_path / "tool.log"), "TOOL_STARTED": str(started)}
-
-
-def wait_for(path: Path, timeout: float = ANSWER_TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path.name} did not start within {timeout:g} s"
-        time.sleep(0.01)
+    return log_env(tmp_path)
 
 
 class StdioHost:
@@ -200,8 +163,8 @@ def host(project: Path, tool_env: dict[str, str]) -> Iterator[StdioHost]:
         served.kill()
 
 
-#: What each signal ends a stdio server with: the exit code, and the last line of its stderr.
-ENDINGS = {"SIGINT": (130, "interrupted"), "SIGTERM": (-signal.SIGTERM, None)}
+#: What each signal ends a server with: the exit code, and the last line of its stderr.
+ENDINGS = {"SIGINT": (130, "interrupted"), "SIGTERM": (-signal.SIGTERM, None), "SIGHUP": (-signal.SIGHUP, None)}
 
 
 @pytest.mark.parametrize("running", [None, "stall", "stall_async"], ids=["idle", "sync-call", "async-call"])
@@ -255,10 +218,14 @@ def _call_in_background(url: str, name: str) -> None:
     threading.Thread(target=quietly, daemon=True).start()
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize(
+    ("workers", "signame"),
+    [("1", "SIGTERM"), ("1", "SIGINT"), ("1", "SIGHUP"), ("2", "SIGTERM")],
+    ids=["1-SIGTERM", "1-SIGINT", "1-SIGHUP", "2-SIGTERM"],
+)
 @pytest.mark.parametrize("running", [None, "stall"], ids=["idle", "sync-call"])
-def test_sigterm_keeps_what_the_tools_of_an_http_server_wrote(
-    project: Path, tool_env: dict[str, str], workers: str, running: str | None
+def test_a_signal_keeps_what_the_tools_of_an_http_server_wrote(
+    project: Path, tool_env: dict[str, str], workers: str, signame: str, running: str | None
 ) -> None:
     server = HttpServer(project, "--workers", workers, env=tool_env)
     try:
@@ -273,8 +240,14 @@ def test_sigterm_keeps_what_the_tools_of_an_http_server_wrote(
             _call_in_background(server.url, running)
             wait_for(Path(tool_env["TOOL_STARTED"], running))
     finally:
-        code = server.stop()  # uvicorn waits 10 s for a call in flight, then cancels it
-    assert code == (-signal.SIGTERM if workers == "1" else 0), server.output()
+        code = server.stop(getattr(signal, signame))  # uvicorn waits 10 s for a call in flight, then cancels it
+    # One worker ends as a stdio server does (before, a Ctrl-C exited 0 without a word); the
+    # supervisor of several ends with 0 after uvicorn's own fashion.
+    expected_code, last_line = ENDINGS[signame] if workers == "1" else (0, None)
+    assert code == expected_code, server.output()
+    assert "Traceback" not in server.output()
+    if last_line is not None:
+        assert server.output().splitlines()[-1] == last_line
     lines = Path(tool_env["TOOL_LOG"]).read_text().splitlines()
     # Before: every line was lost (uvicorn ends by the signal: no exit handlers ran).
     assert sorted(line for line in lines if line.startswith("kept")) == [f"kept {n}" for n in range(4)]
