@@ -18,7 +18,6 @@ index records is the one editors and CPython's own errors show.
 from __future__ import annotations
 
 import ast
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,7 +28,7 @@ from .index_expressions import BINARY_OPERATORS
 from .index_imports import is_type_checking, scan_imports
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
-from .syntax_check import NESTING_HINT, check_syntax, syntax_error
+from .syntax_check import NESTING_HINT, check_syntax, syntax_error, warnings_ignored
 from .types import Diagnostic, Pos
 
 __all__ = ["IndexFailure", "analyse_source", "index_source"]
@@ -81,8 +80,7 @@ def analyse_source(
         return None, problems
     indexer = _Indexer(tree, source)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # CPython's warnings are check_syntax's to report, once
+        with warnings_ignored():  # CPython's warnings are check_syntax's to report, once
             return indexer.run(path, module_name, is_package), problems
     except RecursionError:  # a statement deeper than the indexer's own bounds
         where = indexer.statement

@@ -13,13 +13,15 @@ exception) somewhere past a thousand levels, so a file nested deeper than
 from __future__ import annotations
 
 import ast
+import contextlib
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .types import Diagnostic, Severity
 
-__all__ = ["MAX_NESTING", "NESTING_HINT", "check_syntax", "syntax_error"]
+__all__ = ["MAX_NESTING", "NESTING_HINT", "check_syntax", "syntax_error", "warnings_ignored"]
 
 #: The deepest nesting handed to LibCST, counted in ``ast`` levels.  Measured with an 8 MB
 #: stack (LibCST 1.9), its parser crashes the process at about 1,250 nested brackets,
@@ -31,6 +33,29 @@ MAX_NESTING = 1000
 
 _SYNTAX_HINT = "fix the syntax; the rest of the project is still checked"
 NESTING_HINT = "split it into smaller expressions that name their parts; the rest of the project is still checked"
+
+
+#: Held while the compiler records or ignores warnings.  The filters and the recording are the
+#: process's, not the thread's (before Python 3.14): two checks at once in two threads took each
+#: other's warnings, or let one escape, raised under ``-W error``.  (Re-entrant: a check that
+#: records may look for the deepest statement, which ignores.)
+_WARNINGS_HELD = threading.RLock()
+
+
+@contextlib.contextmanager
+def _warnings_recorded() -> Iterator[list[warnings.WarningMessage]]:
+    """Every warning inside the block, recorded, never raised or printed; one thread at a time."""
+    with _WARNINGS_HELD, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # recorded, never raised: tests run with -W error
+        yield caught
+
+
+@contextlib.contextmanager
+def warnings_ignored() -> Iterator[None]:
+    """No warning inside the block is raised or printed; one thread at a time (see ``_WARNINGS_HELD``)."""
+    with _WARNINGS_HELD, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def syntax_error(path: str, message: str, line: int, col: int, hint: str = _SYNTAX_HINT) -> Diagnostic:
@@ -47,8 +72,7 @@ def check_syntax(source: bytes, path: str) -> tuple[ast.Module | None, tuple[Dia
     tree, and CPython's warnings, which it never prints here.
     """
     tree: ast.Module | None = None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")  # recorded, never raised: tests run with -W error
+    with _warnings_recorded() as caught:
         try:
             tree = ast.parse(source, filename=path)
             compile(tree, path, "exec", dont_inherit=True)
@@ -205,8 +229,7 @@ def _deepest_statement(source: bytes) -> tuple[int, int]:
         until = logical[end][0] - 1 if end < len(logical) else len(lines)
         chunk = "\n".join(lines[logical[begin][0] - 1 : until]) + "\n"
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+            with warnings_ignored():
                 compile(chunk, "<statement>", "exec", dont_inherit=True)
         except (RecursionError, MemoryError):
             candidates = logical[begin:end]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -225,3 +226,34 @@ def test_the_locator_keeps_the_statement_position_for_a_file_that_turned_bad(tmp
     assert locator.position("deep.py", inexact) == (2, 0)
     assert locator.position("big.py", inexact) == (2, 0)
     assert locator.position("good.py", inexact) == (2, 8)
+
+
+def test_threads_that_check_syntax_at_once_each_get_their_own_warnings() -> None:
+    # The warnings machinery is the process's: two checks recording CPython's warnings at
+    # once took each other's, or let one escape (raised, under -W error), unless serialized.
+    sources = {name: f"x = '\\{letter}'\n".encode() for name, letter in (("a.py", "d"), ("b.py", "w"))}
+    rounds = 400
+    failures: list[str] = []
+
+    def check(path: str) -> None:
+        for _ in range(rounds):
+            try:
+                _, problems = check_syntax(sources[path], path)
+            except SyntaxWarning as error:  # escaped the recording
+                failures.append(f"{path}: raised {error}")
+                continue
+            if [(item.code, item.path, item.line) for item in problems] != [("skill/syntax-warning", path, 1)]:
+                failures.append(f"{path}: {problems}")
+
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        threads = [threading.Thread(target=check, args=(path,)) for path in sources]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    finally:
+        sys.setswitchinterval(previous)
+    assert not any(thread.is_alive() for thread in threads)
+    assert failures == []
