@@ -51,7 +51,7 @@ from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread,
 from .client_results import read_client_results, results_handler
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
 from .flags import json_object_flag
-from .lifetime import terminated_by
+from .lifetime import terminated_by, watch_for_missed_signals
 from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, client_asker, shorten
 from .render import print_text
 
@@ -225,6 +225,8 @@ def run_chat_command(
     except CompileFailed as failed:
         print_text(stderr(), failed.report)
         raise
+    # Once compiled (a compile may fork): it waits on a person, a model and tools, and a stop must not wait with them.
+    watch_for_missed_signals()
     with opened:
         root = opened.root
         config = chat_config(

@@ -33,7 +33,7 @@ answer a Ctrl-C themselves (a chat's turn, a prompt, ``--watch``) that this one 
 command; ``cli.main`` then ends the process by the signal, without a word (a closed terminal
 reads nothing).  Only the first such signal counts: the command is stopping already (a Ctrl-C,
 or SIGKILL, forces it).  The main thread is woken for one that lands just before it blocks
-(``_watch_for_missed_signals``).
+(``watch_for_missed_signals``, for the commands that wait on a person or a tool).
 """
 
 from __future__ import annotations
@@ -50,11 +50,20 @@ from typing import Final
 
 from ..contracts.signals import TERMINATING
 
-__all__ = ["end_by_signal", "keep_until_exit", "own_process", "stop_in_order", "terminated_by"]
+__all__ = [
+    "end_by_signal",
+    "keep_until_exit",
+    "own_process",
+    "stop_in_order",
+    "terminated_by",
+    "watch_for_missed_signals",
+]
 
 _owned: list[bool] = []
 #: The signal that asked the command to end, once one has.
 _terminated: list[int] = []
+#: Whether ``watch_for_missed_signals`` has started its thread.
+_watching: list[bool] = []
 #: How long the main thread has to run the handler of a terminating signal before it is woken for it.
 _NUDGE_AFTER: Final = 0.05
 
@@ -72,11 +81,9 @@ def stop_in_order() -> None:
     """
     if not _owned:
         return
-    handled = [signum for signum in TERMINATING if signal.getsignal(signum) is signal.SIG_DFL]
-    for signum in handled:
-        signal.signal(signum, _on_terminating)
-    if handled:
-        _watch_for_missed_signals()
+    for signum in TERMINATING:
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            signal.signal(signum, _on_terminating)
 
 
 def _on_terminating(signum: int, frame: FrameType | None) -> None:
@@ -91,7 +98,7 @@ def _on_terminating(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # SIGINT is ignored (a background job): asked to end all the same
 
 
-def _watch_for_missed_signals() -> None:
+def watch_for_missed_signals() -> None:
     """Make sure the main thread runs the handler of a terminating signal, even one that came just before a read.
 
     Python runs a signal's handler in the main thread, between two steps of its code.  A
@@ -100,9 +107,15 @@ def _watch_for_missed_signals() -> None:
     person's prompt, or a tool that waits a minute, that is a stop missed.  Each signal is
     also written to a pipe (``signal.set_wakeup_fd``), read by a daemon thread, which sends
     the signal again to the main thread when its handler has not run after ``_NUDGE_AFTER``
-    seconds: the blocking call is interrupted, and the handler runs.  Nothing is started
-    where the platform cannot send a signal to one thread, or another wakeup pipe is set.
+    seconds: the blocking call is interrupted, and the handler runs.
+
+    For the commands that wait on a person or on tool code (``skill test``, ``skill chat``),
+    once ``stop_in_order`` has run: a thread of its own is one more in every process, and
+    ``skill compile`` forks.  Nothing is started where the platform cannot send a signal to
+    one thread, where another wakeup pipe is set, or when no signal has this module's handler.
     """
+    if _watching or not any(signal.getsignal(signum) is _on_terminating for signum in TERMINATING):
+        return
     if not hasattr(signal, "pthread_kill"):
         return
     read_end, write_end = os.pipe()
@@ -120,10 +133,11 @@ def _watch_for_missed_signals() -> None:
     main = threading.main_thread().ident
     assert main is not None
     threading.Thread(target=_wake_main_thread, args=(read_end, main), name="skillc-signals", daemon=True).start()
+    _watching.append(True)
 
 
 def _wake_main_thread(read_end: int, main: int) -> None:
-    """The thread of ``_watch_for_missed_signals``: for each terminating signal, wait for its handler, else send it again."""
+    """The thread of ``watch_for_missed_signals``: for each terminating signal, wait for its handler, else send it again."""
     numbers = {int(signum) for signum in TERMINATING}
     while True:
         try:

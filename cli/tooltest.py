@@ -32,6 +32,7 @@ from ..runtime.ownjson import read_json, write_json
 from ..runtime.results import ToolResult
 from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
 from .flags import json_object_flag
+from .lifetime import watch_for_missed_signals
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -134,6 +135,8 @@ def run_test_command(
 
         print_text(stderr(), failed.report)
         raise
+    # Once compiled (a compile may fork): a tool may wait a minute, and a stop must not wait with it.
+    watch_for_missed_signals()
     with opened:
         if name is None:
             return _list_tools(stdout(), opened.runtime)
