@@ -34,8 +34,13 @@ def _interrupted_before_main(signum: int, frame: FrameType | None) -> None:
 
 
 # First of all, before any import of skillc's: only Python's own handler is replaced, so a
-# SIGINT the parent ignores (a background job) stays ignored.
-_EARLY = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+# SIGINT the parent ignores (a background job) stays ignored.  Not in a process that
+# multiprocessing spawned (uvicorn's workers of `skill serve --workers N`): it imports the
+# console script as ``__mp_main__`` to find its code, never runs ``main``, and would keep the
+# handler for good (each worker said "interrupted" and skipped its exit handlers on Ctrl-C).
+_EARLY = signal.getsignal(signal.SIGINT) is signal.default_int_handler and (
+    sys.modules.get("__mp_main__") in (None, sys.modules.get("__main__"))  # being run as __mp_main__: spawned
+)
 if _EARLY:
     signal.signal(signal.SIGINT, _interrupted_before_main)
 
