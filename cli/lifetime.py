@@ -109,10 +109,11 @@ def watch_for_missed_signals() -> None:
     the signal again to the main thread when its handler has not run after ``_NUDGE_AFTER``
     seconds: the blocking call is interrupted, and the handler runs.
 
-    For the commands that wait on a person or on tool code (``skill test``, ``skill chat``),
-    once ``stop_in_order`` has run: a thread of its own is one more in every process, and
-    ``skill compile`` forks.  Nothing is started where the platform cannot send a signal to
-    one thread, where another wakeup pipe is set, or when no signal has this module's handler.
+    Called by the commands that wait on a person or on tool code (``skill test``, ``skill
+    chat``), once their project is compiled, rather than for every command: its thread is one
+    thread more in the process, and ``skill compile`` forks.  Nothing is started where the
+    platform cannot send a signal to one thread, where another wakeup pipe is set, or when no
+    signal has this module's handler (``stop_in_order`` did not run, or left them alone).
     """
     if _watching or not any(signal.getsignal(signum) is _on_terminating for signum in TERMINATING):
         return
