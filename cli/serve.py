@@ -102,14 +102,7 @@ def run_serve_command(
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
                 stopped_by = serve_stdio(server)
-            # Stopped in order, the project closed (what the tools wrote is flushed): a Ctrl-C is
-            # an interruption, as in every command; SIGTERM ends the process as it ends an HTTP
-            # server, by the signal (its default action: no exit handlers run).
-            if stopped_by == signal.SIGINT:
-                raise KeyboardInterrupt
-            if stopped_by is not None:
-                return end_by_signal(stopped_by)
-            return 0
+            return _stopped(stopped_by)
         url = f"http://{host}:{port}{path}"
         plural = "s" if workers != 1 else ""
         notice(
@@ -118,5 +111,18 @@ def run_serve_command(
         from ..serve.http import serve_http
 
         keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet
-        serve_http(opened, options)
+        return _stopped(serve_http(opened, options))
+
+
+def _stopped(by: int | None) -> int:
+    """The exit code of a server that stopped in order, its project closed (what the tools wrote is flushed).
+
+    A Ctrl-C is an interruption, as in every command; SIGTERM and SIGHUP end the process by
+    the signal (its default action: no exit handlers run); the host closing stdin is a
+    success.
+    """
+    if by == signal.SIGINT:
+        raise KeyboardInterrupt
+    if by is not None:
+        return end_by_signal(by)
     return 0

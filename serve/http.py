@@ -21,8 +21,9 @@ import gc
 import json
 import logging
 import os
+import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import asdict
 from typing import Any, Final
 
@@ -104,13 +105,43 @@ def worker_app() -> Starlette:
     return http_app(project, options)
 
 
-def serve_http(project: Project, options: HttpOptions) -> None:
+@contextlib.contextmanager
+def _signals_seen() -> Iterator[list[int]]:
+    """The numbers of the signals this process received while the block ran, in order (those Python handles).
+
+    Read from a wakeup pipe (``signal.set_wakeup_fd``), set for the block and put back
+    after: uvicorn's supervisor of several workers stops on SIGINT and SIGTERM alike and
+    returns without a word of which, and its handlers keep no record of it.  Empty on
+    Windows, whose wakeup needs a socket.
+    """
+    seen: list[int] = []
+    if sys.platform == "win32":
+        yield seen
+        return
+    read_end, write_end = os.pipe()
+    for end in (read_end, write_end):
+        os.set_blocking(end, False)
+    previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    try:
+        yield seen
+    finally:
+        signal.set_wakeup_fd(previous)
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(read_end, 4096):
+                seen.extend(chunk)
+        os.close(read_end)
+        os.close(write_end)
+
+
+def serve_http(project: Project, options: HttpOptions) -> int | None:
     """Serve until stopped: in this process with one worker, else in ``options.workers`` processes.
 
     With several workers ``project`` (already compiled and loaded) is closed first: each
-    worker opens its own.  With one, a Ctrl-C raises ``KeyboardInterrupt`` once the server
-    has stopped in order (``uvicorn.run`` would swallow it, and the command end as if
-    nothing had happened), and SIGTERM ends the process by the signal, as uvicorn does.
+    worker opens its own, and the supervisor returns the signal that stopped it (SIGINT or
+    SIGTERM), for the caller to end as that signal asks.  With one, the signal comes back
+    as uvicorn raises it again once the server has stopped in order (``KeyboardInterrupt``
+    for a Ctrl-C), and ``None`` is returned.  (``uvicorn.run`` swallows a Ctrl-C: the command
+    would end as if nothing had happened.)
     """
     settings: dict[str, Any] = {
         "host": options.host,
@@ -124,7 +155,9 @@ def serve_http(project: Project, options: HttpOptions) -> None:
         server.run()  # uvicorn's signal handlers stop it, then raise the signal again
         if not server.started:  # as uvicorn.run ends a server that could not start
             sys.exit(STARTUP_FAILURE)
-        return
+        return None
     project.close()
     os.environ[OPTIONS_VARIABLE] = json.dumps(asdict(options))
-    uvicorn.run(f"{__name__}:{worker_app.__name__}", factory=True, workers=options.workers, **settings)
+    with _signals_seen() as seen:
+        uvicorn.run(f"{__name__}:{worker_app.__name__}", factory=True, workers=options.workers, **settings)
+    return next((signum for signum in seen if signum in (signal.SIGINT, signal.SIGTERM)), None)
