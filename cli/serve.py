@@ -117,9 +117,9 @@ def run_serve_command(
 def _stopped(by: int | None) -> int:
     """The exit code of a server that stopped in order, its project closed (what the tools wrote is flushed).
 
-    A Ctrl-C is an interruption, as in every command; SIGTERM and SIGHUP end the process by
-    the signal (its default action: no exit handlers run); the host closing stdin is a
-    success.
+    ``by`` is the signal that stopped it: a Ctrl-C is an interruption, as in every command;
+    SIGTERM and SIGHUP end the process by the signal (its default action: no exit handlers
+    run).  ``None``, a server that ended of itself (the host closed stdin), is a success.
     """
     if by == signal.SIGINT:
         raise KeyboardInterrupt

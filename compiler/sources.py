@@ -131,7 +131,7 @@ def _die_with_parent(parent: int) -> None:
     """
     for signum in TERMINATING:
         signal.signal(signum, signal.SIG_DFL)
-    signal.set_wakeup_fd(-1)  # the command's pipe, which the command's thread reads
+    signal.set_wakeup_fd(-1)  # a wakeup pipe of the parent's (an event loop's, say) is not the worker's to write to
     if sys.platform.startswith("linux"):
         import ctypes
 
