@@ -10,7 +10,8 @@ traceback:
   is installed before anything of skillc's is imported, so it spells the message and the exit
   code out (``contracts.errors`` says them for the rest);
 - while ``main`` imports the command line, and just before or after it runs (which handles its
-  own interruptions), the ``KeyboardInterrupt`` is caught.
+  own interruptions), the ``KeyboardInterrupt`` is caught.  One raised in a finalizer (importlib
+  runs one after each import) is not lost: ``lifetime.keep_lost_interruptions``.
 
 The interpreter's own start-up, before this module, is the interpreter's.
 
@@ -45,6 +46,7 @@ if _EARLY:
     signal.signal(signal.SIGINT, _interrupted_before_main)
 
 from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED  # noqa: E402 - after the handler, see above
+from .lifetime import keep_lost_interruptions  # noqa: E402 - after the handler, see above
 
 __all__ = ["main"]
 
@@ -76,6 +78,7 @@ def _reserve_standard_descriptors() -> None:
 def main() -> None:
     """Console-script entry point: load the command line, then run it (``cli.main.main``)."""
     _reserve_standard_descriptors()
+    keep_lost_interruptions()  # before Python's handler: importlib's finalizers run on every import
     try:
         if _EARLY:
             signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -38,6 +38,7 @@ or SIGKILL, forces it).  The main thread is woken for one that lands just before
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import gc
 import os
@@ -52,6 +53,7 @@ from ..contracts.signals import TERMINATING
 
 __all__ = [
     "end_by_signal",
+    "keep_lost_interruptions",
     "keep_until_exit",
     "own_process",
     "stop_in_order",
@@ -64,6 +66,12 @@ _owned: list[bool] = []
 _terminated: list[int] = []
 #: Whether ``watch_for_missed_signals`` has started its thread.
 _watching: list[bool] = []
+#: Set while the terminating signal is sent again because a finalizer dropped what its handler raised.
+_raise_again: list[bool] = []
+#: How many interruptions a finalizer dropped and ``keep_lost_interruptions`` sent again so far.
+_resent: list[int] = [0]
+#: At most this many are sent again: a finalizer that raises ``KeyboardInterrupt`` itself, on and on, is not a Ctrl-C.
+_RESEND_AT_MOST: Final = 20
 #: How long the main thread has to run the handler of a terminating signal before it is woken for it.
 _NUDGE_AFTER: Final = 0.05
 
@@ -88,14 +96,73 @@ def stop_in_order() -> None:
 
 def _on_terminating(signum: int, frame: FrameType | None) -> None:
     """Remember the signal, then do what a Ctrl-C does now (the handler of SIGINT in place, else raise)."""
-    if _terminated:
+    if _terminated and not _raise_again:
         return  # stopping already (or woken by _wake_main_thread for this very signal)
-    _terminated.append(signum)
+    _raise_again.clear()
+    if not _terminated:
+        _terminated.append(signum)
     interrupt = signal.getsignal(signal.SIGINT)
     if callable(interrupt):
         interrupt(signal.SIGINT, frame)
         return
     raise KeyboardInterrupt  # SIGINT is ignored (a background job): asked to end all the same
+
+
+def keep_lost_interruptions() -> None:
+    """Have an interruption that a finalizer dropped sent again to the main thread (see the module).
+
+    Called by the console script (``cli.entry``), before it loads the command line: the
+    command is the process's.  An unraisable ``KeyboardInterrupt`` in the main thread is taken
+    for an interruption whose handler ran in a finalizer; it is not printed, and its signal
+    is sent again to the main thread (SIGINT; the terminating signal that raised it when
+    SIGINT is ignored).  Everything else goes to the hook that was in place.  A finalizer of a
+    tool's that raises ``KeyboardInterrupt`` itself interrupts the command, as its own
+    ``os.kill`` of SIGINT would.
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and _send_again()):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+
+
+def _send_again() -> bool:
+    """Send the interruption a finalizer dropped again to the main thread; whether it was.
+
+    From a new thread: the handler would run at once in the code that sent it, and that is
+    still the finalizer's hook.  ``_thread``'s, not ``threading``'s: its bookkeeping takes
+    locks, which the code interrupted by the finalizer may hold.
+    """
+    if threading.get_ident() != threading.main_thread().ident or _resent[0] >= _RESEND_AT_MOST:
+        return False
+    if callable(signal.getsignal(signal.SIGINT)):
+        signum = signal.SIGINT
+    elif _terminated:  # SIGINT is ignored: the terminating signal's handler raised it
+        signum = signal.Signals(_terminated[0])
+        _raise_again.append(True)
+    else:
+        return False  # raised by code, not by a signal: SIGINT is ignored
+    try:
+        _thread.start_new_thread(_interrupt_thread, (threading.get_ident(), signum))
+    except RuntimeError:  # no thread can start (the interpreter is ending)
+        _raise_again.clear()
+        return False
+    _resent[0] += 1
+    return True
+
+
+def _interrupt_thread(main: int, signum: signal.Signals) -> None:
+    """Send ``signum`` to the main thread: a real signal where the platform can, which ends a blocking call too.
+
+    A main thread that has ended meanwhile (the process is ending) needs no interruption.
+    """
+    if hasattr(signal, "pthread_kill"):
+        with contextlib.suppress(ProcessLookupError):
+            signal.pthread_kill(main, signum)
+    else:
+        _thread.interrupt_main(signum)
 
 
 def watch_for_missed_signals() -> None:
