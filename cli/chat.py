@@ -24,7 +24,6 @@ error result the model reads, and the run says how to give one.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import os
 from collections.abc import Callable
@@ -50,6 +49,7 @@ from ..runtime.results import ToolResult
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
 from .client_results import read_client_results, results_handler
 from .consoles import notice, runtime_log, shown, stderr, stdout, visible
+from .event_loop import CommandRunner
 from .flags import json_object_flag
 from .lifetime import terminated_by, watch_for_missed_signals
 from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, client_asker, shorten
@@ -299,7 +299,7 @@ def run_chat_command(
                 thread.state = context.state.to_dict()
                 save_thread(root, thread)
 
-        with runtime_log(stderr(), debug=debug), asyncio.Runner() as runner:
+        with runtime_log(stderr(), debug=debug), CommandRunner() as runner:
             try:
                 if message is not None:
                     return _one_message(runner, loop, view, messages, message, chosen, save)
@@ -311,7 +311,7 @@ def run_chat_command(
 
 
 def _one_message(
-    runner: asyncio.Runner,
+    runner: CommandRunner,
     loop: AgentLoop,
     view: ChatView,
     messages: list[Message],
@@ -335,7 +335,7 @@ def _one_message(
 
 
 def _session(
-    runner: asyncio.Runner,
+    runner: CommandRunner,
     loop: AgentLoop,
     view: ChatView,
     prompter: Prompter,

@@ -46,6 +46,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Final
 
@@ -57,6 +58,7 @@ __all__ = [
     "keep_until_exit",
     "own_process",
     "stop_in_order",
+    "stopped_by",
     "terminated_by",
     "watch_for_missed_signals",
 ]
@@ -66,6 +68,8 @@ _owned: list[bool] = []
 _terminated: list[int] = []
 #: Whether ``watch_for_missed_signals`` has started its thread.
 _watching: list[bool] = []
+#: How the code running now stops for a terminating signal when SIGINT is ignored, innermost last (``stopped_by``).
+_stoppers: list[Callable[[], None]] = []
 #: Set while the terminating signal is sent again because a finalizer dropped what its handler raised.
 _raise_again: list[bool] = []
 #: How many interruptions a finalizer dropped and ``keep_lost_interruptions`` sent again so far.
@@ -105,7 +109,26 @@ def _on_terminating(signum: int, frame: FrameType | None) -> None:
     if callable(interrupt):
         interrupt(signal.SIGINT, frame)
         return
-    raise KeyboardInterrupt  # SIGINT is ignored (a background job): asked to end all the same
+    # SIGINT is ignored (a background job): asked to end all the same
+    if _stoppers:
+        _stoppers[-1]()
+        return
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def stopped_by(stop: Callable[[], None]) -> Iterator[None]:
+    """While inside, a terminating signal that comes with SIGINT ignored calls ``stop`` (in the main thread).
+
+    ``stop`` is called from the signal's handler, once: it must only ask what runs to stop
+    (``asyncio.Runner`` cancels its task for a Ctrl-C), never wait.  Outside, or with
+    SIGINT handled, the signal does what a Ctrl-C does (see the module).
+    """
+    _stoppers.append(stop)
+    try:
+        yield
+    finally:
+        _stoppers.remove(stop)
 
 
 def keep_lost_interruptions() -> None:

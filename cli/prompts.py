@@ -31,7 +31,7 @@ from ..runtime.call import Approver
 from ..runtime.client import ClientError, ClientHandler
 from ..runtime.ownjson import read_json, write_json
 from .consoles import shown, visible
-from .lifetime import terminated_by
+from .lifetime import stopped_by, terminated_by
 
 __all__ = ["SHOWN_ARGUMENTS", "Prompter", "TurnView", "approval_asker", "client_asker", "read_answer", "shorten"]
 
@@ -57,6 +57,11 @@ class TurnView(Protocol):
 def shorten(text: str, limit: int) -> str:
     """``text`` up to ``limit`` characters, saying how many more there were."""
     return text if len(text) <= limit else text[:limit] + f" ... ({len(text) - limit} more characters)"
+
+
+def _stop_reading() -> None:
+    """How a terminating signal stops a prompt's read when SIGINT is ignored: as a Ctrl-C would."""
+    raise KeyboardInterrupt
 
 
 class Prompter:
@@ -86,18 +91,22 @@ class Prompter:
         """
         previous = signal.getsignal(signal.SIGINT)
         # asyncio.Runner's handler only cancels the turn: at a prompt, Ctrl-C must stop the reading.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # An ignored SIGINT (a background job) stays ignored; a terminating signal stops the reading then.
+        if callable(previous):
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         if prefill and self.readline is not None:
             self.readline.set_startup_hook(lambda: self.readline.insert_text(prefill))
         try:
-            text = input(question)
+            with stopped_by(_stop_reading):
+                text = input(question)
         except (EOFError, KeyboardInterrupt):
             if terminated_by() is not None:  # asked to end, not to skip the question
                 raise
             sys.stdout.write("\n")
             return ""
         finally:
-            signal.signal(signal.SIGINT, previous)
+            if callable(previous):
+                signal.signal(signal.SIGINT, previous)
             if self.readline is not None:
                 self.readline.set_startup_hook(None)
         if self.readline is not None and text:

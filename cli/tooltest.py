@@ -16,7 +16,6 @@ tool that patches the ``json`` module does not change it.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -31,6 +30,7 @@ from ..runtime.loader import Runtime
 from ..runtime.ownjson import read_json, write_json
 from ..runtime.results import ToolResult
 from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
+from .event_loop import CommandRunner
 from .flags import json_object_flag
 from .lifetime import watch_for_missed_signals
 
@@ -156,8 +156,8 @@ def run_test_command(
             )
         context = opened.context(call_id=CALL_ID, tool=name, user=user_data, session=session_data, state=tool_state)
         approver = approve_all if approve else None
-        with runtime_log(debug=debug):
-            called = asyncio.run(
+        with runtime_log(debug=debug), CommandRunner() as runner:
+            called = runner.run(
                 opened.call(
                     name,
                     arguments,

@@ -7,7 +7,9 @@ turn of a conversation in flight.  Now the command stops in order (the project i
 which flushes the tools' files; the conversation is saved), says nothing (a closed terminal
 reads nothing), and the process ends by the signal, as the parent expects.  A Ctrl-C still
 says ``interrupted`` and exits 130; a signal the process was started ignoring (``nohup``)
-stays ignored.
+stays ignored.  With SIGINT ignored (a background job), asyncio installs no handler of its own,
+and the signal cancels the command's task all the same (``cli.event_loop``): it is never a
+tool's result.
 """
 
 from __future__ import annotations
@@ -39,6 +41,20 @@ def signals_itself(seconds: float = 60.0) -> str:
     return "done"
 
 
+@tool(timeout=120)
+async def blocks_the_loop(seconds: float = 3.0) -> str:
+    """Write a line, block the event loop's thread (as careless async code does), then wait on the loop."""
+    LOG.write("blocks_the_loop began\\n")
+    started("blocks_the_loop")
+    try:
+        time.sleep(seconds)
+        LOG.write("blocking ended\\n")
+        await asyncio.sleep(60)
+    finally:
+        LOG.write("finally ran\\n")
+    return "done"
+
+
 @tool(needs_approval=True)
 def guarded() -> str:
     """Needs a person's approval."""
@@ -50,7 +66,7 @@ def pick_color(palette: str) -> str:
     """Pick a color (the client answers)."""
 
 
-agent = Agent(name="a", skills=[Skill(name="s", tools=[stall, stall_async, signals_itself, guarded, pick_color])])
+agent = Agent(name="a", skills=[Skill(name="s", tools=[stall, stall_async, signals_itself, blocks_the_loop, guarded, pick_color])])
 '''
 )
 
@@ -190,19 +206,35 @@ def test_a_signal_ends_skill_chat_one_message_by_the_signal(project: Path, tool_
     assert thread_messages(project, "one")[0]["content"] == '/call stall {"seconds": 60}'
 
 
+@contextlib.contextmanager
+def chat_at_prompt(
+    project: Path, env: dict[str, str], line: bytes, prompt: bytes, preexec_fn: Callable[[], None] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A ``skill chat`` session that was sent ``line`` and shows ``prompt`` now, its stdin still open."""
+    with command(["chat", str(project)], env, project, preexec_fn=preexec_fn) as process:
+        assert process.stdin is not None
+        process.stdin.write(line)
+        process.stdin.flush()
+        read_until(process, prompt)
+        yield process
+
+
+def ignore_sigint() -> None:
+    """What a non-interactive shell does to a background job (``skill chat ... &`` in a script)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("sigint", ["handled", "ignored"])
 @pytest.mark.parametrize(
     ("line", "prompt"),
     [(b"/call guarded {}\n", b"[y/N]"), (b'/call pick_color {"palette": "warm"}\n', b"Result of pick_color")],
     ids=["approval", "client-result"],
 )
 def test_a_signal_at_a_prompt_of_a_turn_ends_skill_chat(
-    project: Path, tool_env: dict[str, str], line: bytes, prompt: bytes
+    project: Path, tool_env: dict[str, str], line: bytes, prompt: bytes, sigint: str
 ) -> None:
-    with command(["chat", str(project)], tool_env, project) as process:
-        assert process.stdin is not None
-        process.stdin.write(line)
-        process.stdin.flush()
-        read_until(process, prompt)
+    started_with = ignore_sigint if sigint == "ignored" else None
+    with chat_at_prompt(project, tool_env, line, prompt, started_with) as process:
         # Without the care taken, the signal is taken for an empty answer: the call is declined
         # (no result given), the turn goes on, and the chat waits for the next line on the
         # open stdin, for ever.
@@ -220,3 +252,47 @@ def test_a_signal_the_process_was_started_ignoring_stays_ignored(project: Path, 
         stdout, stderr = process.communicate(timeout=START_TIMEOUT)
     assert process.returncode == 0, stderr.decode()
     assert stdout.decode().splitlines()[-1] == "done"  # the call ran to its end
+
+
+def test_with_sigint_ignored_a_signal_cancels_an_async_tool_and_is_not_its_result(
+    project: Path, tool_env: dict[str, str]
+) -> None:
+    # The signal lands while the tool blocks the loop's thread.  asyncio installs no handler when
+    # SIGINT is ignored; before, the signal raised KeyboardInterrupt right there, in the tool's
+    # code, and the call printed "The tool failed: KeyboardInterrupt" before the process ended.
+    args = ["test", "--name", "blocks_the_loop", "--input", '{"seconds": 3}', str(project)]
+    with command(args, tool_env, project, preexec_fn=ignore_sigint) as process:
+        wait_for(Path(tool_env["TOOL_STARTED"], "blocks_the_loop"))
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=STOP_TIMEOUT)
+    assert (process.returncode, stdout, stderr) == (-signal.SIGTERM, b"", b"")
+    # Cancelled at its next await, as on a Ctrl-C: the blocking stretch ended, then its finally ran.
+    assert log_lines(tool_env) == ["blocks_the_loop began", "blocking ended", "finally ran"]
+
+
+def test_with_sigint_ignored_a_signal_ends_a_turn_of_skill_chat_without_a_made_up_tool_result(
+    project: Path, tool_env: dict[str, str]
+) -> None:
+    thread = "background"
+    args = ["chat", "--thread", thread, "-m", '/call blocks_the_loop {"seconds": 3}', str(project)]
+    with command(args, tool_env, project, preexec_fn=ignore_sigint) as process:
+        wait_for(Path(tool_env["TOOL_STARTED"], "blocks_the_loop"))
+        stop(process, "SIGTERM")
+    assert log_lines(tool_env) == ["blocks_the_loop began", "blocking ended", "finally ran"]
+    # Before: the call's result was "The tool failed: KeyboardInterrupt", and the turn went on with it.
+    saved = json.dumps(thread_messages(project, thread))
+    assert "KeyboardInterrupt" not in saved
+    assert thread_messages(project, thread)[0]["content"] == '/call blocks_the_loop {"seconds": 3}'
+
+
+def test_with_sigint_ignored_a_ctrl_c_at_a_prompt_is_ignored_too(project: Path, tool_env: dict[str, str]) -> None:
+    # Before: the prompt put Python's handler in place whatever was there, and the ignored
+    # Ctrl-C became "no answer": the call was declined.
+    with chat_at_prompt(project, tool_env, b"/call guarded {}\n", b"[y/N]", ignore_sigint) as process:
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.2)  # what the handler would have done, it has done by now
+        stdout, stderr = process.communicate(b"y\n", timeout=STOP_TIMEOUT)  # then the end of input
+    assert process.returncode == 0, stderr.decode()
+    lines = stdout.decode().splitlines()
+    assert "   approved" in lines
+    assert any(line.startswith("<- guarded ok (") and line.endswith("): ran") for line in lines), lines
