@@ -121,8 +121,9 @@ def stopped_by(stop: Callable[[], None]) -> Iterator[None]:
     """While inside, a terminating signal that comes with SIGINT ignored calls ``stop`` (in the main thread).
 
     ``stop`` is called from the signal's handler, once: it must only ask what runs to stop
-    (``asyncio.Runner`` cancels its task for a Ctrl-C), never wait.  Outside, or with
-    SIGINT handled, the signal does what a Ctrl-C does (see the module).
+    (``cli.event_loop`` cancels its task, as ``asyncio.Runner`` does for a Ctrl-C) or raise
+    ``KeyboardInterrupt`` (a prompt's read), never wait.  Outside, or with SIGINT handled,
+    the signal does what a Ctrl-C does (see the module).
     """
     _stoppers.append(stop)
     try:
