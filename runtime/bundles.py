@@ -343,7 +343,8 @@ class ModuleSpace:
             finally:
                 self._mounted_by = None
                 sys.meta_path.remove(finder)
-                for key in [key for key in sys.modules if ours(key)]:
+                # A copy of the keys, taken at once: another thread may import meanwhile.
+                for key in [key for key in list(sys.modules) if ours(key)]:
                     self._modules[key] = sys.modules.pop(key)
                 self._tops |= scope.tops
                 sys.modules.update(elsewhere)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,3 +149,34 @@ def test_a_malformed_manifest_is_a_clear_user_error(many: Path, tmp_path: Path, 
     with pytest.raises(UserError) as caught:
         load_dist(_dist(tmp_path, change(_valid(many))))
     assert message in caught.value.message
+
+
+def test_a_bundle_loads_while_other_threads_import(many: Path, tmp_path: Path) -> None:
+    # A bundle's import puts the dist's modules in sys.modules and takes them out again, while
+    # any other thread of the process may import a module of its own.  Before, taking them out
+    # walked sys.modules itself: a module another thread added meanwhile failed the load with
+    # "dictionary changed size during iteration" (seen in a chat whose client-side tools ran
+    # beside a tool being loaded), and left the dist's modules in sys.modules.
+    stop = threading.Event()
+
+    def imports_on_and_on() -> None:
+        names = [f"_another_threads_module_{index}" for index in range(50)]
+        while not stop.is_set():  # bounded by the test: it sets ``stop`` in any case
+            for name in names:  # imported, one after the other
+                sys.modules[name] = types.ModuleType(name)
+            for name in names:  # and forgotten (the process's count of modules changes all the time)
+                del sys.modules[name]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    importer = threading.Thread(target=imports_on_and_on)
+    importer.start()
+    try:
+        with load_dist(many) as runtime:
+            outputs = [run(runtime.call(f"t{index}", {"n": 1}, "c", ToolContext())).output for index in range(MANY)]
+    finally:
+        stop.set()
+        importer.join(timeout=60)
+        sys.setswitchinterval(interval)
+    assert outputs == [f"a{index}:1" for index in range(MANY)]
+    assert not any(name == "tools" or name.startswith("tools.") for name in sys.modules)
