@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
+    from multiprocessing.process import BaseProcess
 
 from ..contracts.signals import TERMINATING
 from .cache import CACHE_DIR, INDEX_KEYS_FILE, INDEX_SHARDS, load_cache, write_cache
@@ -158,12 +161,17 @@ def _watch_parent(parent: int) -> None:
 
 
 _Job = tuple[str, str, bool, bytes]
+#: What ``_start`` started: the pool, a future per share, and the worker processes.
+_Started = tuple["ProcessPoolExecutor", list["Future[list[IndexResult]]"], list["BaseProcess"]]
 
 
-def _start(shares: list[list[_Job]]) -> tuple[ProcessPoolExecutor, list[Future[list[IndexResult]]]] | None:
-    """A pool indexing ``shares``, a worker for each; ``None`` where no process can be started."""
+def _start(shares: list[list[_Job]]) -> _Started | None:
+    """A pool indexing ``shares``, a worker for each: the pool, a future per share, and the
+    worker processes; ``None`` where no process can be started."""
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import active_children
 
+    before = set(active_children())
     try:
         pool = ProcessPoolExecutor(
             max_workers=len(shares),
@@ -174,10 +182,30 @@ def _start(shares: list[list[_Job]]) -> tuple[ProcessPoolExecutor, list[Future[l
     except OSError:
         return None
     try:
-        return pool, [pool.submit(_index_chunk, share) for share in shares]
+        futures = [pool.submit(_index_chunk, share) for share in shares]
     except OSError:
         pool.shutdown(cancel_futures=True)
         return None
+    return pool, futures, [process for process in active_children() if process not in before]
+
+
+@contextmanager
+def _pool_in_use(pool: ProcessPoolExecutor, workers: list[BaseProcess]) -> Iterator[None]:
+    """Shut ``pool`` down as the ``with`` ends: once its workers are done, or at once if it was left by an exception.
+
+    An interruption (a Ctrl-C, or SIGTERM: ``cli.lifetime``) does not wait for the workers
+    to index the rest of their share, which may take seconds: they are ended (SIGTERM,
+    which takes them at once, see ``_die_with_parent``), and what they had not indexed
+    is forgotten with the compile.
+    """
+    try:
+        yield
+    except BaseException:
+        for worker in workers:
+            worker.terminate()
+        pool.shutdown(cancel_futures=True)  # prompt: the pool is broken, its futures fail
+        raise
+    pool.shutdown()
 
 
 def _share_results(future: Future[list[IndexResult]], share: list[_Job]) -> list[IndexResult]:
@@ -199,9 +227,9 @@ def _index_isolated(jobs: list[_Job]) -> list[IndexResult]:
     started = _start([jobs])
     if started is None:
         return _index_chunk(jobs)
-    pool, (future,) = started
+    pool, (future,), workers = started
     try:
-        with pool:
+        with _pool_in_use(pool, workers):
             return future.result()
     except Exception as error:  # a worker boundary, as above
         from concurrent.futures.process import BrokenProcessPool
@@ -229,8 +257,8 @@ def _parse_all(jobs: list[tuple[str, str, bool, bytes]], workers: int) -> list[I
     started = _start(shares[1:])
     if started is None:  # no process to be had (a sandbox, a process limit): this one does all
         return _index_chunk(jobs)
-    pool, futures = started
-    with pool:
+    pool, futures, processes = started
+    with _pool_in_use(pool, processes):
         done = [_index_chunk(shares[0]), *map(_share_results, futures, shares[1:])]
     results: list[IndexResult] = [None] * len(jobs)  # type: ignore[list-item]
     for start, share_results in enumerate(done):

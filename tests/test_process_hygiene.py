@@ -105,6 +105,43 @@ def test_a_killed_compile_leaves_no_worker_behind(tmp_path: Path, signal_number:
         compile_.stderr.close()
 
 
+#: A compile's parallel index interrupted while its worker has a minute of work left.
+_INTERRUPTED_INDEX = """\
+import multiprocessing, os, signal, threading, time
+from skillc.compiler import sources
+
+parent = os.getpid()
+index_one = sources._index_one
+
+
+def slow_in_the_worker(path, module, is_package, source):
+    if os.getpid() != parent:
+        time.sleep(60)  # the worker's share takes a minute
+    return index_one(path, module, is_package, source)
+
+
+sources._index_one = slow_in_the_worker
+jobs = [(f"src/m{n}.py", f"m{n}", False, f"VALUE = {n}\\n".encode()) for n in range(8)]
+threading.Timer(1.0, os.kill, (parent, signal.SIGINT)).start()  # this process's own share is done by then
+try:
+    sources._parse_all(jobs, 2)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print("interrupted; workers left:", len(multiprocessing.active_children()))
+"""
+
+
+@needs_fork
+def test_an_interrupted_index_ends_its_workers_rather_than_waiting_for_them(tmp_path: Path) -> None:
+    # Before: leaving the pool waited for every worker to finish its share, so a compile
+    # asked to stop (Ctrl-C, or SIGTERM sent to it alone) went on indexing, for seconds on
+    # a large project and past the test's wait on a loaded machine.
+    finished = subprocess.run(
+        [sys.executable, "-c", _INTERRUPTED_INDEX], cwd=tmp_path, capture_output=True, text=True, timeout=WAIT
+    )
+    assert finished.stdout == "interrupted; workers left: 0\n", finished.stderr
+
+
 @needs_proc
 def test_a_worker_whose_parent_is_gone_ends_where_the_kernel_does_not_say(tmp_path: Path) -> None:
     """The portable watch (no ``PR_SET_PDEATHSIG``): the worker polls for a new parent."""
