@@ -99,7 +99,8 @@ def stop_in_order() -> None:
 
 
 def _on_terminating(signum: int, frame: FrameType | None) -> None:
-    """Remember the signal, then do what a Ctrl-C does now (the handler of SIGINT in place, else raise)."""
+    """Remember the signal, then do what a Ctrl-C does now: the handler of SIGINT in place; with SIGINT
+    ignored, the innermost ``stopped_by``'s stop, else raise ``KeyboardInterrupt``."""
     if _terminated and not _raise_again:
         return  # stopping already (or woken by _wake_main_thread for this very signal)
     _raise_again.clear()
@@ -109,8 +110,7 @@ def _on_terminating(signum: int, frame: FrameType | None) -> None:
     if callable(interrupt):
         interrupt(signal.SIGINT, frame)
         return
-    # SIGINT is ignored (a background job): asked to end all the same
-    if _stoppers:
+    if _stoppers:  # SIGINT is ignored (a background job): asked to end all the same
         _stoppers[-1]()
         return
     raise KeyboardInterrupt

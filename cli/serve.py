@@ -101,8 +101,8 @@ def run_serve_command(
             with opened:
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
-                stopped_by = serve_stdio(server)
-            return _stopped(stopped_by)
+                signum = serve_stdio(server)
+            return _stopped(signum)  # once the project is closed: it may end the process
         url = f"http://{host}:{port}{path}"
         plural = "s" if workers != 1 else ""
         notice(

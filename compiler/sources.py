@@ -167,7 +167,8 @@ _Started = tuple["ProcessPoolExecutor", list["Future[list[IndexResult]]"], list[
 
 def _start(shares: list[list[_Job]]) -> _Started | None:
     """A pool indexing ``shares``, a worker for each: the pool, a future per share, and the
-    worker processes; ``None`` where no process can be started."""
+    worker processes started by now (all of them where the pool forks; one it starts later
+    ends with the compile, see ``_die_with_parent``); ``None`` where no process can be started."""
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import active_children
 
