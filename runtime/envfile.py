@@ -172,8 +172,17 @@ _EXPORTED: dict[str, str] = {}
 
 
 def shell_variables(process: Mapping[str, str]) -> dict[str, str]:
-    """The variables of ``process`` (``os.environ``) that the shell set, not a project's files."""
-    return {key: value for key, value in process.items() if _EXPORTED.get(key) != value}
+    """The variables of ``process`` (``os.environ``) that the shell set, not a project's files.
+
+    Read key by key, while tools' threads may set and remove variables: one removed
+    meanwhile is left out (``items()`` would fail the whole read with a ``KeyError``).
+    """
+    shell: dict[str, str] = {}
+    for key in list(process):
+        value = process.get(key)
+        if value is not None and _EXPORTED.get(key) != value:
+            shell[key] = value
+    return shell
 
 
 def with_process_env(variables: Mapping[str, str], process: Mapping[str, str]) -> dict[str, str]:

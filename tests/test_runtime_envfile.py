@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
+import threading
 from pathlib import Path
 
 import pytest
 from skillc.contracts.errors import ConfigError, UsageError
-from skillc.runtime.envfile import load_env, parse_env
+from skillc.runtime.envfile import load_env, parse_env, shell_variables
 
 SYNTAX = r"""
 # a comment
@@ -92,3 +94,36 @@ def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
     (tmp_path / ".env").write_bytes(b"A=\xff\n")
     with pytest.raises(ConfigError, match="not UTF-8"):
         load_env(tmp_path, "sandbox")
+
+
+def test_the_shells_variables_are_read_while_other_threads_change_the_environment() -> None:
+    """A tool's thread that sets and removes variables while ``ctx.env`` is read: never a ``KeyError``.
+
+    (``os.environ.items()`` looks each key up after listing them: a key removed in
+    between fails the whole read.)  A variable that is there for the whole read is always in it.
+    """
+    os.environ["SKILLC_TEST_STEADY"] = "kept"
+    stop = threading.Event()
+
+    def churn(thread: int) -> None:
+        for round_ in range(1_000_000):  # bounded: the reads below end it far sooner
+            if stop.is_set():
+                return
+            names = [f"SKILLC_TEST_CHURN_{thread}_{round_}_{index}" for index in range(20)]
+            for name in names:
+                os.environ[name] = "x"
+            for name in names:
+                del os.environ[name]
+
+    threads = [threading.Thread(target=churn, args=(number,)) for number in range(2)]
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(3_000):
+            assert shell_variables(os.environ)["SKILLC_TEST_STEADY"] == "kept"
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=30)
+        del os.environ["SKILLC_TEST_STEADY"]
+    assert not any(thread.is_alive() for thread in threads)
