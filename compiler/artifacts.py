@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import io
+import sys
 import tempfile
 import zipfile
 import zlib
@@ -23,6 +25,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..contracts.settings import CLIENT, STRICT
 from .bundle import (
+    DEPENDENCY_NOT_INSTALLED,
+    UNDECLARED_DEPENDENCY,
     closure,
     condition_module_name,
     condition_source,
@@ -100,6 +104,16 @@ def _distributions() -> Mapping[str, list[str]]:
     from importlib.metadata import packages_distributions  # slow to import; only an undeclared import needs it
 
     return packages_distributions()
+
+
+def _installed(top: str) -> bool:
+    """Whether this environment can import the top-level module ``top``: its finders are asked, nothing is imported."""
+    if top in sys.modules:
+        return sys.modules[top] is not None  # None: imports of it are refused
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 @functools.cache
@@ -231,7 +245,7 @@ def build_artifacts(
     """
     linker = linked.linker
     assert linker is not None
-    dependencies = Dependencies(linker.config.dependencies, _distributions, _requires)
+    dependencies = Dependencies(linker.config.dependencies, _distributions, _requires, _installed)
     findings: list[Finding] = []
     tools: list[EmittedTool] = []
     imported: list[str] = []
@@ -306,18 +320,22 @@ def build_artifacts(
     return Artifacts(tuple(tools), tuple(skills), tuple(_once_per_project(findings)), tuple(imported))
 
 
+#: The findings about a dependency: one per project, not one per tool that imports it.
+_ONCE_PER_PROJECT = frozenset({UNDECLARED_DEPENDENCY, DEPENDENCY_NOT_INSTALLED})
+
+
 def _once_per_project(findings: list[Finding]) -> list[Finding]:
-    """The findings with each undeclared dependency once, at its first place, however many tools import it."""
-    first: dict[str, Finding] = {}
+    """The findings with each undeclared or missing dependency once, at its first place, however many tools import it."""
+    first: dict[tuple[str, str], Finding] = {}
     for finding in findings:
-        if finding.code == "skill/undeclared-dependency":
-            known = first.get(finding.message)
+        if finding.code in _ONCE_PER_PROJECT:
+            known = first.get((finding.code, finding.message))
             if known is None or finding_order(finding) < finding_order(known):
-                first[finding.message] = finding
+                first[finding.code, finding.message] = finding
     return [
         finding
         for finding in findings
-        if finding.code != "skill/undeclared-dependency" or first[finding.message] is finding
+        if finding.code not in _ONCE_PER_PROJECT or first[finding.code, finding.message] is finding
     ]
 
 

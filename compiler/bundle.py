@@ -6,7 +6,9 @@ since that module imports them), together with the ``__init__`` modules of every
 package on the way, which Python runs when it imports a submodule; a re-exporting
 ``__init__`` is bundled only as far as the tool reads it (see ``closure``).
 Third-party imports become the tool's requirements, named as the project declares
-them (see ``requirements``); standard-library imports are neither.  The archive is
+them (see ``requirements``); standard-library imports are neither.  One that runs
+whatever happens (``closure.required_external``) and that the environment ``skill``
+runs in cannot import is a warning: there, the tool cannot run.  The archive is
 deterministic: sorted entries, fixed dates and modes.
 """
 
@@ -15,13 +17,14 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import shlex
 import sys
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .closure import module_closure, stand_in_source
+from .closure import module_closure, required_external, stand_in_source
 from .index_types import ImportBinding
 from .requirements import Dependencies, declared_requirements, normalize
 from .resolve import Linker
@@ -29,7 +32,9 @@ from .types import Finding, Pos, ToolInfo
 
 __all__ = [
     "Bundle",
+    "DEPENDENCY_NOT_INSTALLED",
     "ENTRY_ATTRIBUTE",
+    "UNDECLARED_DEPENDENCY",
     "closure",
     "condition_module_name",
     "condition_source",
@@ -44,6 +49,8 @@ __all__ = [
 
 #: The name the generated entry module binds the tool to.
 ENTRY_ATTRIBUTE = "tool"
+UNDECLARED_DEPENDENCY = "skill/undeclared-dependency"
+DEPENDENCY_NOT_INSTALLED = "skill/dependency-not-installed"
 #: Every archive entry gets this date: the same sources give the same bytes.
 _FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 _FILE_MODE = 0o100644 << 16
@@ -105,44 +112,60 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
 
     ``sources`` maps a module's path (relative to the project) to its bytes.  An
     undeclared third-party distribution is reported once per bundle, at its first import,
-    named by the installed distribution that provides it when one does.
+    named by the installed distribution that provides it when one does; so is a declared
+    one that the tool needs whatever happens and that no installed package provides.
     """
     _, external = closure(linker, tool.module)
+    required = required_external(linker, tool.module) if external else frozenset()
     files = plan_files(linker, tool.module, sources)
     entry = entry_module_name(tool.name)
     files.append((f"{entry}.py", entry_source(tool).encode()))
     requirements: set[str] = set()
-    undeclared: dict[str, Finding] = {}
+    reported: dict[str, Finding] = {}
     for module, item in external:
         top = item.module.split(".")[0] if item.module else (item.name or "")
         if not top or top in sys.stdlib_module_names or top == "__future__":
             continue
+        missing = (module, item) in required and not dependencies.installed(top)
         declared_as = dependencies.requirement_for(top)
         if declared_as is not None:
             requirements.add(declared_as)
-            continue
-        distribution = dependencies.distribution_for(top)
-        if distribution is None:
-            message = f"{top!r} is imported but not declared in [project] dependencies"
-            hint = f"add the distribution that provides {top!r} to pyproject.toml"
-        else:
-            message = (
-                f"{top!r} is imported but its distribution {distribution!r} is not declared in [project] dependencies"
+            if not missing:
+                continue
+            code, message = DEPENDENCY_NOT_INSTALLED, _not_installed(top, declared_as)
+            hint = (
+                f"install the project's dependencies where skill runs (pip install {shlex.quote(declared_as)}); "
+                "a dist/ deployed elsewhere needs them there"
             )
-            hint = f"add {distribution!r} to [project] dependencies in pyproject.toml"
+            key = declared_as
+        else:
+            distribution = dependencies.distribution_for(top)
+            code = UNDECLARED_DEPENDENCY
+            if distribution is None:
+                message = f"{top!r} is imported but not declared in [project] dependencies"
+                if missing:
+                    message += ", and no installed package provides it: the tool cannot run here"
+                hint = f"add the distribution that provides {top!r} to pyproject.toml"
+            else:
+                message = f"{top!r} is imported but its distribution {distribution!r} is not declared in [project] dependencies"
+                hint = f"add {distribution!r} to [project] dependencies in pyproject.toml"
+            key = distribution or top  # once per distribution, however many of its names are imported
         finding = Finding(
-            "skill/undeclared-dependency",
-            message,
-            linker.path_of(module),
-            item.pos if isinstance(item.pos, Pos) else Pos(1, 0),
-            hint=hint,
+            code, message, linker.path_of(module), item.pos if isinstance(item.pos, Pos) else Pos(1, 0), hint=hint
         )
-        key = distribution or top  # once per distribution, however many of its names are imported
-        known = undeclared.get(key)
+        known = reported.get(key)
         if known is None or finding_order(finding) < finding_order(known):
-            undeclared[key] = finding
-    findings = tuple(sorted(undeclared.values(), key=finding_order))
+            reported[key] = finding
+    findings = tuple(sorted(reported.values(), key=finding_order))
     return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), findings)
+
+
+def _not_installed(top: str, requirement: str) -> str:
+    """What a missing dependency means for the tool."""
+    return (
+        f"{top!r} ({requirement!r} in [project] dependencies) is imported whenever the tool runs, "
+        "but no installed package provides it: the tool cannot run in this environment"
+    )
 
 
 def finding_order(finding: Finding) -> tuple[str, int, int]:

@@ -496,6 +496,9 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    # Its invalid projects declare a package that is not installed, in their own pyproject.toml:
+    # tests/test_requirements.py builds them.
+    "skill/dependency-not-installed": CheckExamples(valid=(Example(GOOD),), invalid=()),
     "skill/dynamic-import": CheckExamples(
         valid=(
             Example(

@@ -251,6 +251,12 @@ ROWS: tuple[CheckRow, ...] = (
         "A tool's module imports a third-party package the project does not declare.",
     ),
     CheckRow(
+        "skill/dependency-not-installed",
+        Severity.WARNING,
+        "A tool needs a declared third-party package whenever it runs (no try/except ImportError copes "
+        "with it missing), and the environment skill runs in cannot import it: the tool cannot run there.",
+    ),
+    CheckRow(
         "skill/bundle-not-self-contained",
         Severity.ERROR,
         "A bundle does not import on its own (skill compile --verify), e.g. a module loaded dynamically.",

@@ -15,7 +15,9 @@ keeps its ``__init__`` whole: ``import tools`` or ``import tools.x`` (which bind
 module, or a tool defined in it.
 
 Third-party imports are collected for the bundle's requirements, except those under
-``if TYPE_CHECKING:``, which never run.
+``if TYPE_CHECKING:``, which never run.  ``required_external`` tells which of them run
+whatever happens: not one that the code expects may be missing (in a ``try`` that
+catches ``ImportError``), nor one reached only through such an import.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from .index_types import ImportBinding
 from .resolve import Linker
 
-__all__ = ["Closure", "closure_modules", "module_closure", "stand_in_source"]
+__all__ = ["Closure", "closure_modules", "module_closure", "required_external", "stand_in_source"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,44 @@ def closure_modules(linker: Linker, start: str) -> tuple[str, ...]:
     if found is None:
         found = linker.closure_names[start] = module_closure(linker, start).modules
     return found
+
+
+def required_external(linker: Linker, start: str) -> frozenset[tuple[str, ImportBinding]]:
+    """The third-party imports of ``start``'s closure (``Closure.external``) that the tool needs
+    whatever happens: each is reached from ``start`` through project imports none of which
+    copes with a missing module (``ImportBinding.guarded``), and copes with none itself.
+
+    A stand-in's package is followed only through the imports its stand-in keeps: those
+    are all the bundle runs of it.
+    """
+    found = module_closure(linker, start)
+    bundled = set(found.modules)
+    reached = {start, *_ancestors(start)}
+    pending = sorted(reached)
+    required: set[tuple[str, ImportBinding]] = set()
+    while pending:
+        module = pending.pop()
+        index = linker.modules.get(module)
+        if index is None:
+            continue  # a namespace package: no code of its own
+        kept = found.stand_ins.get(module)
+        for item in kept if kept is not None else (*index.imports, *index.inner_imports):
+            if item.typing_only or item.guarded:
+                continue
+            target = linker.absolute(module, item)
+            if target is None:
+                continue
+            if not linker.is_local(target):
+                required.add((module, item))
+                continue
+            following = [*_ancestors(target), target]
+            if item.name is not None:
+                following.append(f"{target}.{item.name}")  # ``from package import submodule``
+            for name in following:
+                if name in bundled and name not in reached:
+                    reached.add(name)
+                    pending.append(name)
+    return frozenset(required)
 
 
 def stand_in_source(package_path: str, kept: tuple[ImportBinding, ...]) -> bytes:

@@ -25,7 +25,7 @@ from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_expressions import BINARY_OPERATORS
-from .index_imports import is_type_checking, scan_imports
+from .index_imports import is_type_checking, may_catch, scan_imports
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error, warnings_ignored
@@ -114,6 +114,8 @@ class _Indexer(DefinitionReader):
         self.changed_in_place: list[tuple[str, str, Pos]] = []
         #: Whether the statements being indexed sit under ``if TYPE_CHECKING:``.
         self.typing_only = False
+        #: Whether they sit in the body of a ``try`` that may catch ``ImportError``.
+        self.guarded = False
 
     def run(self, path: str, module_name: str, is_package: bool) -> ModuleIndex:
         docstring = ast.get_docstring(self.tree)
@@ -167,7 +169,9 @@ class _Indexer(DefinitionReader):
         if isinstance(node, ast.If):
             self._if(node, pos)
         elif isinstance(node, ast.Try | ast.TryStar):
+            guarded, self.guarded = self.guarded, self.guarded or may_catch(node.handlers, ModuleNotFoundError)
             self._module_block(node.body, f"{label}:body")
+            self.guarded = guarded
             for index, handler in enumerate(node.handlers):
                 self._module_block(handler.body, f"{label}:except{index}")
             self._module_block(node.orelse, f"{label}:body")
@@ -216,14 +220,25 @@ class _Indexer(DefinitionReader):
         for alias in node.names:
             local = alias.asname or alias.name.split(".")[0]
             self.imports.append(
-                ImportBinding(local, alias.name, None, 0, self._pos(alias), branch=branch, typing_only=self.typing_only)
+                ImportBinding(
+                    local,
+                    alias.name,
+                    None,
+                    0,
+                    self._pos(alias),
+                    branch=branch,
+                    typing_only=self.typing_only,
+                    guarded=self.guarded,
+                )
             )
 
     def _import_from(self, node: ast.ImportFrom, pos: Pos, branch: str | None) -> None:
         module = node.module or ""
         level = node.level or 0
         if any(alias.name == "*" for alias in node.names):
-            self.imports.append(ImportBinding("*", module, None, level, pos, star=True, branch=branch))
+            self.imports.append(
+                ImportBinding("*", module, None, level, pos, star=True, branch=branch, guarded=self.guarded)
+            )
             return
         for alias in node.names:
             self.imports.append(
@@ -235,5 +250,6 @@ class _Indexer(DefinitionReader):
                     self._pos(alias),
                     branch=branch,
                     typing_only=self.typing_only,
+                    guarded=self.guarded,
                 )
             )

@@ -44,7 +44,7 @@ import difflib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from .index_imports import is_main_guard, is_type_checking
+from .index_imports import is_main_guard, is_type_checking, may_catch
 from .index_types import EarlyUse
 from .types import Pos
 
@@ -143,21 +143,6 @@ def _unseen_bindings(tree: ast.Module) -> frozenset[str] | None:
         ):
             return None
     return frozenset(declared)
-
-
-def _catches_name_error(handlers: Sequence[ast.ExceptHandler]) -> bool:
-    """Whether one of ``handlers`` may catch ``NameError``: a bare ``except``, or any
-    type that is not a builtin exception unrelated to it."""
-    stack: list[ast.expr | None] = [handler.type for handler in handlers]
-    while stack:
-        caught = stack.pop()
-        if isinstance(caught, ast.Tuple):
-            stack.extend(caught.elts)
-            continue
-        known = getattr(builtins, caught.id, None) if isinstance(caught, ast.Name) else None
-        if not (isinstance(known, type) and issubclass(known, BaseException) and not issubclass(NameError, known)):
-            return True
-    return False
 
 
 class _Bind:
@@ -357,7 +342,7 @@ class _Walk:
                 current = None
 
     def try_(self, node: ast.Try | ast.TryStar, scope: _Scope) -> None:
-        guarded = _catches_name_error(node.handlers)
+        guarded = may_catch(node.handlers, NameError)
         self.guarded += guarded
         self.block(node.body, scope)
         self.guarded -= guarded

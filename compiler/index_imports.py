@@ -19,13 +19,14 @@ nothing here.
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .index_types import Dynamic, ImportBinding
 from .types import Pos
 
-__all__ = ["ImportScan", "is_main_guard", "is_type_checking", "scan_imports"]
+__all__ = ["ImportScan", "is_main_guard", "is_type_checking", "may_catch", "scan_imports"]
 
 #: The blocks ``index`` walks at the top level: their imports are module-level imports.
 _TOP_LEVEL_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With)
@@ -53,6 +54,22 @@ def is_type_checking(test: ast.expr) -> bool:
     return False
 
 
+def may_catch(handlers: Sequence[ast.ExceptHandler], error: type[BaseException]) -> bool:
+    """Whether one of a ``try``'s ``handlers`` may catch ``error``: a bare ``except``, or any
+    type that is not a builtin exception unrelated to it (a name the compiler cannot see
+    through may be anything)."""
+    stack: list[ast.expr | None] = [handler.type for handler in handlers]
+    while stack:
+        caught = stack.pop()
+        if isinstance(caught, ast.Tuple):
+            stack.extend(caught.elts)
+            continue
+        known = getattr(builtins, caught.id, None) if isinstance(caught, ast.Name) else None
+        if not (isinstance(known, type) and issubclass(known, BaseException) and not issubclass(error, known)):
+            return True
+    return False
+
+
 def is_main_guard(test: ast.expr) -> bool:
     """Whether an ``if`` tests ``__name__ == "__main__"``: never true when the module is imported."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
@@ -74,10 +91,10 @@ def scan_imports(
     #: Names of ``pkgutil`` and of its ``get_data``.
     pkgutil_names: set[str] = set()
     get_data_names: set[str] = set()
-    for statement, nested, typing_only in _statements(tree.body):
+    for statement, nested, typing_only, guarded in _statements(tree.body):
         if not isinstance(statement, ast.Import | ast.ImportFrom):
             continue
-        bindings = _bindings(statement, position, typing_only)
+        bindings = _bindings(statement, position, typing_only, guarded)
         for binding in bindings:
             if binding.module == "importlib" and binding.name in (None, "import_module"):
                 (importlib_names if binding.name is None else import_module_names).add(binding.local)
@@ -152,47 +169,65 @@ def _is_function(func: ast.expr, name: str, function_names: set[str], module_nam
     )
 
 
-def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool]]:
-    """Every statement, whether it is nested beyond what ``index`` reads, whether under ``TYPE_CHECKING``."""
-    pending: list[tuple[ast.stmt, bool, bool]] = [(statement, False, False) for statement in reversed(body)]
+def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool, bool]]:
+    """Every statement, whether it is nested beyond what ``index`` reads, whether under
+    ``TYPE_CHECKING``, and whether in a ``try`` body that may catch ``ImportError``."""
+    pending: list[tuple[ast.stmt, bool, bool, bool]] = [
+        (statement, False, False, False) for statement in reversed(body)
+    ]
     while pending:
-        statement, nested, typing_only = pending.pop()
-        yield statement, nested, typing_only
+        statement, nested, typing_only, guarded = pending.pop()
+        yield statement, nested, typing_only, guarded
         inside = nested or not isinstance(statement, _TOP_LEVEL_BLOCKS)
-        blocks: list[tuple[Sequence[ast.stmt], bool]] = []
+        blocks: list[tuple[Sequence[ast.stmt], bool, bool]] = []
         if isinstance(statement, ast.If):
-            blocks.append((statement.body, typing_only or is_type_checking(statement.test)))
-            blocks.append((statement.orelse, typing_only))
+            blocks.append((statement.body, typing_only or is_type_checking(statement.test), guarded))
+            blocks.append((statement.orelse, typing_only, guarded))
+        elif isinstance(statement, ast.Try | ast.TryStar):
+            blocks.append((statement.body, typing_only, guarded or may_catch(statement.handlers, ModuleNotFoundError)))
+            blocks.append((statement.orelse, typing_only, guarded))
+            blocks.append((statement.finalbody, typing_only, guarded))
+            blocks.extend((handler.body, typing_only, guarded) for handler in statement.handlers)
         else:
             for field in ("body", "orelse", "finalbody"):
                 value = getattr(statement, field, None)
                 if isinstance(value, list):
-                    blocks.append((value, typing_only))
-            for handler in getattr(statement, "handlers", ()):
-                blocks.append((handler.body, typing_only))
+                    blocks.append((value, typing_only, guarded))
             for case in getattr(statement, "cases", ()):
-                blocks.append((case.body, typing_only))
-        for block, typing in reversed(blocks):
-            pending.extend((child, inside, typing) for child in reversed(block))
+                blocks.append((case.body, typing_only, guarded))
+        for block, typing, guard in reversed(blocks):
+            pending.extend((child, inside, typing, guard) for child in reversed(block))
 
 
 def _bindings(
-    statement: ast.Import | ast.ImportFrom, position: Callable[[ast.AST], Pos], typing_only: bool
+    statement: ast.Import | ast.ImportFrom, position: Callable[[ast.AST], Pos], typing_only: bool, guarded: bool
 ) -> list[ImportBinding]:
     """The bindings of one import statement, as ``index`` records those of the top level."""
     if isinstance(statement, ast.Import):
         return [
             ImportBinding(
-                alias.asname or alias.name.split(".")[0], alias.name, None, 0, position(alias), typing_only=typing_only
+                alias.asname or alias.name.split(".")[0],
+                alias.name,
+                None,
+                0,
+                position(alias),
+                typing_only=typing_only,
+                guarded=guarded,
             )
             for alias in statement.names
         ]
     module = statement.module or ""
     if any(alias.name == "*" for alias in statement.names):
-        return [ImportBinding("*", module, None, statement.level, position(statement), star=True)]
+        return [ImportBinding("*", module, None, statement.level, position(statement), star=True, guarded=guarded)]
     return [
         ImportBinding(
-            alias.asname or alias.name, module, alias.name, statement.level, position(alias), typing_only=typing_only
+            alias.asname or alias.name,
+            module,
+            alias.name,
+            statement.level,
+            position(alias),
+            typing_only=typing_only,
+            guarded=guarded,
         )
         for alias in statement.names
     ]
@@ -233,7 +268,9 @@ def _called_import(
         else:
             absolute = _resolve(name.value, _argument(call, 1, "package"), module_name, is_package)
     if absolute is not None:
-        return ImportBinding("", absolute, None, 0, pos)
+        # Found by a walk that does not see the ``try`` around the call: taken as one that copes
+        # with the module missing, so that a missing third-party module is never wrongly required.
+        return ImportBinding("", absolute, None, 0, pos, guarded=True)
     text = ast.unparse(name) if name is not None else ""
     if len(text) > _DYNAMIC_TEXT_LIMIT:
         text = text[: _DYNAMIC_TEXT_LIMIT - 3] + "..."

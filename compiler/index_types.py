@@ -138,6 +138,9 @@ class ImportBinding:
     branch: str | None = None
     #: Under ``if TYPE_CHECKING:``: for type checkers only, never run.
     typing_only: bool = False
+    #: In the body of a ``try`` whose handlers may catch ``ImportError``: the code copes
+    #: with the module missing (an optional dependency, a fallback).
+    guarded: bool = False
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,8 @@ class Dependencies:
     ``distributions()`` maps top-level import names to the distributions providing them
     (``importlib.metadata.packages_distributions()``); ``requires(name)`` lists an
     installed distribution's requirements (``importlib.metadata.requires``), ``None``
-    when it is not installed.  Both are asked only when an import needs them.
+    when it is not installed; ``installed(top)`` says whether the environment can import
+    the top-level module ``top``.  All are asked only when an import needs them.
     """
 
     def __init__(
@@ -93,11 +94,21 @@ class Dependencies:
         dependencies: Iterable[object],
         distributions: Callable[[], Mapping[str, Sequence[str]]],
         requires: Callable[[str], Sequence[str] | None],
+        installed: Callable[[str], bool],
     ) -> None:
         self.declared = declared_requirements(dependencies)
         self._distributions = distributions
         self._requires = requires
+        self._installed = installed
         self._brought: dict[str, str] | None = None
+        self._importable: dict[str, bool] = {}
+
+    def installed(self, top: str) -> bool:
+        """Whether this environment (the one ``skill`` runs in) can import the top-level module ``top``."""
+        known = self._importable.get(top)
+        if known is None:
+            known = self._importable[top] = self._installed(top)
+        return known
 
     def distribution_for(self, top: str) -> str | None:
         """The installed distribution that provides the import ``top`` (``yaml`` -> ``PyYAML``); ``None`` if none is known."""

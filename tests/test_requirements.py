@@ -11,7 +11,9 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import SKILL, run_command, write_project
+from skillc.compiler.api import compile_project
 
 AGENT = """\
 from skillc import Agent, Skill, tool
@@ -111,3 +113,165 @@ def test_the_skill_script_and_python_m_agree_that_dist_is_up_to_date(tmp_path: P
     again = run_command([sys.executable, "-m", "skillc.cli", "compile"], project)
     assert again.code == 0, again.stderr
     assert "dist/ is up to date" in again.stdout + again.stderr
+
+
+_TOOL = '''
+@tool
+def forecast(city: str) -> str:
+    """Tell the weather."""
+{body}
+'''
+#: A tool module: ``{imports}`` at the top, ``{body}`` in the tool's function.
+_TOOLS = "from typing import TYPE_CHECKING\n\nfrom skillc import tool\n{imports}\n" + _TOOL
+_AGENT_OF = (
+    "from skillc import Agent, Skill\n\nfrom tools import {names}\n\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[{names}])])\n'
+)
+_RETURN = "    return city\n"
+
+
+def _tools(imports: str = "", body: str = _RETURN) -> str:
+    return _TOOLS.format(imports=imports, body=body)
+
+
+#: name -> (files under src/ besides agent.py, the tools the agent lists, what compiling reports:
+#: (code, path, line, column)).  ``weatherlib`` is declared and installed nowhere.
+MISSING_CASES: dict[str, tuple[dict[str, str], str, list[tuple[str, str, int, int]]]] = {
+    "imported at the top": (
+        {"tools.py": _tools("import weatherlib\n")},
+        "forecast",
+        [("skill/dependency-not-installed", "src/tools.py", 4, 7)],
+    ),
+    "imported in the function": (
+        {"tools.py": _tools(body="    import weatherlib.api\n\n    return weatherlib.api.today(city)\n")},
+        "forecast",
+        [("skill/dependency-not-installed", "src/tools.py", 9, 11)],
+    ),
+    "from-imported": (
+        {"tools.py": _tools("from weatherlib.api import today\n")},
+        "forecast",
+        [("skill/dependency-not-installed", "src/tools.py", 4, 27)],
+    ),
+    "in a try that catches another error": (
+        {
+            "tools.py": _tools(
+                body="    try:\n        import weatherlib\n    except ValueError:\n        pass\n" + _RETURN
+            )
+        },
+        "forecast",
+        [("skill/dependency-not-installed", "src/tools.py", 10, 15)],
+    ),
+    "an optional import at the top": (
+        {"tools.py": _tools("try:\n    import weatherlib\nexcept ImportError:\n    weatherlib = None\n")},
+        "forecast",
+        [],
+    ),
+    "an optional import in the function": (
+        {
+            "tools.py": _tools(
+                body="    try:\n        import weatherlib\n    except (ValueError, ModuleNotFoundError):\n"
+                "        return city\n" + _RETURN
+            )
+        },
+        "forecast",
+        [],
+    ),
+    "caught by a bare except": (
+        {"tools.py": _tools("try:\n    import weatherlib\nexcept:\n    weatherlib = None\n")},
+        "forecast",
+        [],
+    ),
+    "caught by except Exception": (
+        {"tools.py": _tools("try:\n    from weatherlib import today\nexcept Exception:\n    today = None\n")},
+        "forecast",
+        [],
+    ),
+    "for type checkers only": (
+        {"tools.py": _tools("if TYPE_CHECKING:\n    import weatherlib\n")},
+        "forecast",
+        [],
+    ),
+    "in a module the tool imports as an optional one": (
+        {
+            "tools.py": _tools("try:\n    import fast\nexcept ImportError:\n    fast = None\n"),
+            "fast.py": "import weatherlib\n",
+        },
+        "forecast",
+        [],
+    ),
+    "in a module the tool also imports unguarded": (
+        {
+            "tools.py": _tools("try:\n    import fast\nexcept ImportError:\n    fast = None\nimport helpers\n"),
+            "fast.py": "import weatherlib\n",
+            "helpers.py": "import fast\n",
+        },
+        "forecast",
+        [("skill/dependency-not-installed", "src/fast.py", 1, 7)],
+    ),
+    "shared by two tools": (
+        {
+            "tools.py": _tools("from shared import weatherlib\n")
+            + _TOOL.replace("forecast", "alert").format(body=_RETURN),
+            "shared.py": "import weatherlib\n",
+        },
+        "forecast, alert",
+        [("skill/dependency-not-installed", "src/shared.py", 1, 7)],
+    ),
+    "a declared package that is installed": (
+        {"tools.py": _tools("import rich\n")},
+        "forecast",
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISSING_CASES))
+def test_a_declared_package_the_tool_needs_and_cannot_import_here_is_a_warning(tmp_path: Path, case: str) -> None:
+    files, names, expected = MISSING_CASES[case]
+    pyproject = PYPROJECT.replace('"PyFakeYAML>=1"', '"weatherlib>=2", "rich>=13"')
+    project = write_project(tmp_path, {"agent.py": _AGENT_OF.format(names=names), **files}, pyproject)
+    report = compile_project(project, use_cache=False)
+    assert [(d.code, d.path, d.line, d.col) for d in report.diagnostics] == expected, report.diagnostics
+    assert report.ok and report.dist == "written"
+    manifest = json.loads((project / "dist" / "manifest.json").read_text())
+    if case != "for type checkers only":  # an import that never runs is no requirement
+        wanted = "rich>=13" if case == "a declared package that is installed" else "weatherlib>=2"
+        assert all(wanted in tool["requirements"] for tool in manifest["tools"]), manifest["tools"]
+
+
+def test_the_warning_says_what_fails_and_what_to_install(tmp_path: Path) -> None:
+    pyproject = PYPROJECT.replace('"PyFakeYAML>=1"', '"weatherlib >= 2"')
+    project = write_project(
+        tmp_path, {"agent.py": _AGENT_OF.format(names="forecast"), "tools.py": _tools("import weatherlib\n")}, pyproject
+    )
+    compiled = run_command([str(SKILL), "compile", "--format", "json"], project)
+    assert compiled.code == 0, compiled.stderr
+    [warning] = json.loads(compiled.stdout)["diagnostics"]
+    assert (warning["severity"], warning["message"], warning["hint"]) == (
+        "warning",
+        "'weatherlib' ('weatherlib >= 2' in [project] dependencies) is imported whenever the tool runs, "
+        "but no installed package provides it: the tool cannot run in this environment",
+        "install the project's dependencies where skill runs (pip install 'weatherlib >= 2'); "
+        "a dist/ deployed elsewhere needs them there",
+    )
+    shown = run_command([str(SKILL), "compile"], project)
+    assert shown.code == 0, shown.stderr
+    assert "src/tools.py:4:8: warning[skill/dependency-not-installed]" in shown.stdout + shown.stderr
+    called = run_command([str(SKILL), "test", "--name", "forecast", "--input", '{"city": "Oslo"}'], project)
+    assert called.code == 1
+    assert "No module named 'weatherlib'" in called.stdout
+
+
+def test_an_undeclared_package_that_is_not_installed_either_says_both(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path, {"agent.py": _AGENT_OF.format(names="forecast"), "tools.py": _tools("import weatherlib\n")}
+    )
+    report = compile_project(project, use_cache=False)
+    assert [(d.code, d.line, d.message) for d in report.diagnostics] == [
+        (
+            "skill/undeclared-dependency",
+            4,
+            "'weatherlib' is imported but not declared in [project] dependencies, "
+            "and no installed package provides it: the tool cannot run here",
+        )
+    ]
