@@ -116,7 +116,7 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
     one that the tool needs whatever happens and that no installed package provides.
     """
     _, external = closure(linker, tool.module)
-    required = required_external(linker, tool.module) if external else frozenset()
+    required: frozenset[tuple[str, ImportBinding]] | None = None  # worked out only if something is missing
     files = plan_files(linker, tool.module, sources)
     entry = entry_module_name(tool.name)
     files.append((f"{entry}.py", entry_source(tool).encode()))
@@ -126,7 +126,11 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
         top = item.module.split(".")[0] if item.module else (item.name or "")
         if not top or top in sys.stdlib_module_names or top == "__future__":
             continue
-        missing = (module, item) in required and not dependencies.installed(top)
+        missing = False
+        if not dependencies.installed(top):
+            if required is None:
+                required = required_external(linker, tool.module)
+            missing = (module, item) in required
         declared_as = dependencies.requirement_for(top)
         if declared_as is not None:
             requirements.add(declared_as)
