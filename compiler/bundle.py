@@ -165,9 +165,14 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
 
 
 def _not_installed(top: str, requirement: str) -> str:
-    """What a missing dependency means for the tool."""
+    """What a missing dependency means for the tool; the requirement named when its name is not ``top``'s."""
+    declared = (
+        "declared in [project] dependencies"
+        if normalize(top) in declared_requirements([requirement])
+        else f"declared as {requirement!r} in [project] dependencies"
+    )
     return (
-        f"{top!r} ({requirement!r} in [project] dependencies) is imported whenever the tool runs, "
+        f"{top!r} ({declared}) is imported whenever the tool runs, "
         "but no installed package provides it: the tool cannot run in this environment"
     )
 

@@ -249,7 +249,7 @@ def test_the_warning_says_what_fails_and_what_to_install(tmp_path: Path) -> None
     [warning] = json.loads(compiled.stdout)["diagnostics"]
     assert (warning["severity"], warning["message"], warning["hint"]) == (
         "warning",
-        "'weatherlib' ('weatherlib >= 2' in [project] dependencies) is imported whenever the tool runs, "
+        "'weatherlib' (declared in [project] dependencies) is imported whenever the tool runs, "
         "but no installed package provides it: the tool cannot run in this environment",
         "install the project's dependencies where skill runs (pip install 'weatherlib >= 2'); "
         "a dist/ deployed elsewhere needs them there",
@@ -273,5 +273,27 @@ def test_an_undeclared_package_that_is_not_installed_either_says_both(tmp_path: 
             4,
             "'weatherlib' is imported but not declared in [project] dependencies, "
             "and no installed package provides it: the tool cannot run here",
+        )
+    ]
+
+
+def test_a_missing_package_that_a_declared_one_requires_is_named_with_it(tmp_path: Path) -> None:
+    """PyFakeYAML is declared and installed; it requires fakeh11, which is not installed."""
+    site = _installed(tmp_path / "site")
+    metadata = site / "PyFakeYAML-1.0.dist-info" / "METADATA"
+    metadata.write_text(metadata.read_text() + "Requires-Dist: fakeh11>=1\n")
+    project = write_project(
+        tmp_path / "project",
+        {"agent.py": _AGENT_OF.format(names="forecast"), "tools.py": _tools("import fakeyaml\nimport fakeh11\n")},
+        PYPROJECT,
+    )
+    result = run_command([str(SKILL), "compile", "--format", "json"], project, {"PYTHONPATH": str(site)})
+    assert result.code == 0, result.stderr
+    assert [(item["code"], item["line"], item["message"]) for item in json.loads(result.stdout)["diagnostics"]] == [
+        (
+            "skill/dependency-not-installed",
+            5,
+            "'fakeh11' (declared as 'PyFakeYAML>=1' in [project] dependencies) is imported whenever the tool runs, "
+            "but no installed package provides it: the tool cannot run in this environment",
         )
     ]
