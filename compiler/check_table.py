@@ -253,8 +253,8 @@ ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "skill/dependency-not-installed",
         Severity.WARNING,
-        "A tool needs a declared third-party package whenever it runs (no try/except ImportError copes "
-        "with it missing), and the environment skill runs in cannot import it: the tool cannot run there.",
+        "A tool needs a declared third-party package whenever it runs (no try goes on without it), "
+        "and the environment skill runs in cannot import it: the tool cannot run there.",
     ),
     CheckRow(
         "skill/bundle-not-self-contained",

@@ -16,8 +16,8 @@ module, or a tool defined in it.
 
 Third-party imports are collected for the bundle's requirements, except those under
 ``if TYPE_CHECKING:``, which never run.  ``required_external`` tells which of them run
-whatever happens: not one that the code expects may be missing (in a ``try`` that
-catches ``ImportError``), nor one reached only through such an import.
+whatever happens: not one that the code expects may be missing (in a ``try`` that goes
+on without it), nor one reached only through such an import.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_expressions import BINARY_OPERATORS
-from .index_imports import is_type_checking, may_catch, scan_imports
+from .index_imports import copes_with_missing_module, is_type_checking, scan_imports
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error, warnings_ignored
@@ -169,7 +169,7 @@ class _Indexer(DefinitionReader):
         if isinstance(node, ast.If):
             self._if(node, pos)
         elif isinstance(node, ast.Try | ast.TryStar):
-            guarded, self.guarded = self.guarded, self.guarded or may_catch(node.handlers, ModuleNotFoundError)
+            guarded, self.guarded = self.guarded, self.guarded or copes_with_missing_module(node.handlers)
             self._module_block(node.body, f"{label}:body")
             self.guarded = guarded
             for index, handler in enumerate(node.handlers):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .index_types import Dynamic, ImportBinding
 from .types import Pos
 
-__all__ = ["ImportScan", "is_main_guard", "is_type_checking", "may_catch", "scan_imports"]
+__all__ = ["ImportScan", "copes_with_missing_module", "is_main_guard", "is_type_checking", "may_catch", "scan_imports"]
 
 #: The blocks ``index`` walks at the top level: their imports are module-level imports.
 _TOP_LEVEL_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With)
@@ -68,6 +68,17 @@ def may_catch(handlers: Sequence[ast.ExceptHandler], error: type[BaseException])
         if not (isinstance(known, type) and issubclass(known, BaseException) and not issubclass(error, known)):
             return True
     return False
+
+
+def copes_with_missing_module(handlers: Sequence[ast.ExceptHandler]) -> bool:
+    """Whether a ``try`` goes on when a module its body imports is missing: one of its
+    ``handlers`` may catch ``ModuleNotFoundError`` and does not end by raising again
+    (``except ImportError as e: raise ImportError("pip install ...") from e`` only says
+    it better: the module is needed all the same)."""
+    return any(
+        may_catch([handler], ModuleNotFoundError) and not (handler.body and isinstance(handler.body[-1], ast.Raise))
+        for handler in handlers
+    )
 
 
 def is_main_guard(test: ast.expr) -> bool:
@@ -184,7 +195,7 @@ def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool
             blocks.append((statement.body, typing_only or is_type_checking(statement.test), guarded))
             blocks.append((statement.orelse, typing_only, guarded))
         elif isinstance(statement, ast.Try | ast.TryStar):
-            blocks.append((statement.body, typing_only, guarded or may_catch(statement.handlers, ModuleNotFoundError)))
+            blocks.append((statement.body, typing_only, guarded or copes_with_missing_module(statement.handlers)))
             blocks.append((statement.orelse, typing_only, guarded))
             blocks.append((statement.finalbody, typing_only, guarded))
             blocks.extend((handler.body, typing_only, guarded) for handler in statement.handlers)

@@ -138,8 +138,8 @@ class ImportBinding:
     branch: str | None = None
     #: Under ``if TYPE_CHECKING:``: for type checkers only, never run.
     typing_only: bool = False
-    #: In the body of a ``try`` whose handlers may catch ``ImportError``: the code copes
-    #: with the module missing (an optional dependency, a fallback).
+    #: In the body of a ``try`` that goes on without the module (an optional dependency, a
+    #: fallback: ``index_imports.copes_with_missing_module``).
     guarded: bool = False
 
 

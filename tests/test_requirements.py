@@ -161,6 +161,16 @@ MISSING_CASES: dict[str, tuple[dict[str, str], str, list[tuple[str, str, int, in
         "forecast",
         [("skill/dependency-not-installed", "src/tools.py", 10, 15)],
     ),
+    "in a try that only says it better": (
+        {
+            "tools.py": _tools(
+                body="    try:\n        import weatherlib\n    except ImportError as error:\n"
+                '        raise ImportError("pip install weatherlib") from error\n' + _RETURN
+            )
+        },
+        "forecast",
+        [("skill/dependency-not-installed", "src/tools.py", 10, 15)],
+    ),
     "an optional import at the top": (
         {"tools.py": _tools("try:\n    import weatherlib\nexcept ImportError:\n    weatherlib = None\n")},
         "forecast",
