@@ -25,7 +25,7 @@ from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_expressions import BINARY_OPERATORS
-from .index_imports import copes_with_missing_module, is_type_checking, scan_imports
+from .index_imports import copes_with_missing_module, import_bindings, is_type_checking, scan_imports
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error, warnings_ignored
@@ -146,10 +146,8 @@ class _Indexer(DefinitionReader):
     def _module_block(self, body: Sequence[ast.stmt], branch: str | None) -> None:
         for node, pos in self._placed(body):
             self.changed_in_place.extend((name, shown, pos) for name, shown in _in_place_changes(node))
-            if isinstance(node, ast.Import):
-                self._import(node, branch)
-            elif isinstance(node, ast.ImportFrom):
-                self._import_from(node, pos, branch)
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                self._imports(node, branch)
             elif isinstance(node, ast.ClassDef):
                 self.classes.append(self._class(node, pos, branch))
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -216,40 +214,5 @@ class _Indexer(DefinitionReader):
 
     # --- imports ----------------------------------------------------------------------
 
-    def _import(self, node: ast.Import, branch: str | None) -> None:
-        for alias in node.names:
-            local = alias.asname or alias.name.split(".")[0]
-            self.imports.append(
-                ImportBinding(
-                    local,
-                    alias.name,
-                    None,
-                    0,
-                    self._pos(alias),
-                    branch=branch,
-                    typing_only=self.typing_only,
-                    guarded=self.guarded,
-                )
-            )
-
-    def _import_from(self, node: ast.ImportFrom, pos: Pos, branch: str | None) -> None:
-        module = node.module or ""
-        level = node.level or 0
-        if any(alias.name == "*" for alias in node.names):
-            self.imports.append(
-                ImportBinding("*", module, None, level, pos, star=True, branch=branch, guarded=self.guarded)
-            )
-            return
-        for alias in node.names:
-            self.imports.append(
-                ImportBinding(
-                    alias.asname or alias.name,
-                    module,
-                    alias.name,
-                    level,
-                    self._pos(alias),
-                    branch=branch,
-                    typing_only=self.typing_only,
-                    guarded=self.guarded,
-                )
-            )
+    def _imports(self, node: ast.Import | ast.ImportFrom, branch: str | None) -> None:
+        self.imports.extend(import_bindings(node, self._pos, self.typing_only, self.guarded, branch))

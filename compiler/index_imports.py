@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from .index_types import Dynamic, ImportBinding
 from .types import Pos
 
-__all__ = ["ImportScan", "copes_with_missing_module", "is_main_guard", "is_type_checking", "may_catch", "scan_imports"]
+__all__ = [
+    "ImportScan",
+    "copes_with_missing_module",
+    "import_bindings",
+    "is_main_guard",
+    "is_type_checking",
+    "may_catch",
+    "scan_imports",
+]
 
 #: The blocks ``index`` walks at the top level: their imports are module-level imports.
 _TOP_LEVEL_BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With)
@@ -105,7 +113,7 @@ def scan_imports(
     for statement, nested, typing_only, guarded in _statements(tree.body):
         if not isinstance(statement, ast.Import | ast.ImportFrom):
             continue
-        bindings = _bindings(statement, position, typing_only, guarded)
+        bindings = import_bindings(statement, position, typing_only, guarded)
         for binding in bindings:
             if binding.module == "importlib" and binding.name in (None, "import_module"):
                 (importlib_names if binding.name is None else import_module_names).add(binding.local)
@@ -210,10 +218,14 @@ def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool
             pending.extend((child, inside, typing, guard) for child in reversed(block))
 
 
-def _bindings(
-    statement: ast.Import | ast.ImportFrom, position: Callable[[ast.AST], Pos], typing_only: bool, guarded: bool
+def import_bindings(
+    statement: ast.Import | ast.ImportFrom,
+    position: Callable[[ast.AST], Pos],
+    typing_only: bool,
+    guarded: bool,
+    branch: str | None = None,
 ) -> list[ImportBinding]:
-    """The bindings of one import statement, as ``index`` records those of the top level."""
+    """The names one import statement binds (see ``ImportBinding`` for the flags)."""
     if isinstance(statement, ast.Import):
         return [
             ImportBinding(
@@ -222,21 +234,24 @@ def _bindings(
                 None,
                 0,
                 position(alias),
+                branch=branch,
                 typing_only=typing_only,
                 guarded=guarded,
             )
             for alias in statement.names
         ]
     module = statement.module or ""
+    level = statement.level or 0
     if any(alias.name == "*" for alias in statement.names):
-        return [ImportBinding("*", module, None, statement.level, position(statement), star=True, guarded=guarded)]
+        return [ImportBinding("*", module, None, level, position(statement), star=True, branch=branch, guarded=guarded)]
     return [
         ImportBinding(
             alias.asname or alias.name,
             module,
             alias.name,
-            statement.level,
+            level,
             position(alias),
+            branch=branch,
             typing_only=typing_only,
             guarded=guarded,
         )
