@@ -20,13 +20,13 @@ import re
 import shlex
 import sys
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .closure import module_closure, required_external, stand_in_source
 from .index_types import ImportBinding
-from .requirements import Dependencies, declared_requirements, normalize
+from .requirements import IMPLIED_IMPORTS, Dependencies, declared_requirements, normalize
 from .resolve import Linker
 from .types import Finding, Pos, ToolInfo
 
@@ -113,38 +113,67 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
     ``sources`` maps a module's path (relative to the project) to its bytes.  An
     undeclared third-party distribution is reported once per bundle, at its first import,
     named by the installed distribution that provides it when one does; so is a declared
-    one that the tool needs whatever happens and that no installed package provides.
+    one that the tool needs whatever happens and that no installed package provides, and
+    the module an imported name needs (``requirements.IMPLIED_IMPORTS``) when it is missing.
     """
     _, external = closure(linker, tool.module)
-    required: frozenset[tuple[str, ImportBinding]] | None = None  # worked out only if something is missing
     files = plan_files(linker, tool.module, sources)
     entry = entry_module_name(tool.name)
     files.append((f"{entry}.py", entry_source(tool).encode()))
     requirements: set[str] = set()
     reported: dict[str, Finding] = {}
+    needed = _Needed(linker, tool.module, dependencies)
     for module, item in external:
         top = item.module.split(".")[0] if item.module else (item.name or "")
         if not top or top in sys.stdlib_module_names or top == "__future__":
             continue
-        missing = False
-        if not dependencies.installed(top):
-            if required is None:
-                required = required_external(linker, tool.module)
-            missing = (module, item) in required
         declared_as = dependencies.requirement_for(top)
         if declared_as is not None:
             requirements.add(declared_as)
-            if not missing:
-                continue
-            code, message = DEPENDENCY_NOT_INSTALLED, _not_installed(top, declared_as)
-            hint = (
-                f"install the project's dependencies where skill runs (pip install {shlex.quote(declared_as)}); "
-                "a dist/ deployed elsewhere needs them there"
+        for key, finding in needed.findings(module, item, top, declared_as):
+            known = reported.get(key)
+            if known is None or finding_order(finding) < finding_order(known):
+                reported[key] = finding
+    findings = tuple(sorted(reported.values(), key=finding_order))
+    return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), findings)
+
+
+class _Needed:
+    """What one bundle's third-party imports need that the project or the environment lacks."""
+
+    def __init__(self, linker: Linker, start: str, dependencies: Dependencies) -> None:
+        self.linker = linker
+        self.start = start
+        self.dependencies = dependencies
+        #: ``closure.required_external``, worked out only once something is missing.
+        self._required: frozenset[tuple[str, ImportBinding]] | None = None
+
+    def runs(self, module: str, item: ImportBinding) -> bool:
+        """Whether the import ``item`` of ``module`` runs whenever the tool does."""
+        if self._required is None:
+            self._required = required_external(self.linker, self.start)
+        return (module, item) in self._required
+
+    def findings(
+        self, module: str, item: ImportBinding, top: str, declared_as: str | None
+    ) -> Iterator[tuple[str, Finding]]:
+        """The findings of one third-party import, each with the key that keeps one per bundle."""
+        pos = item.pos if isinstance(item.pos, Pos) else Pos(1, 0)
+        path = self.linker.path_of(module)
+        missing = not self.dependencies.installed(top) and self.runs(module, item)
+        if declared_as is not None and missing:
+            yield (
+                declared_as,
+                Finding(
+                    DEPENDENCY_NOT_INSTALLED,
+                    _not_installed(top, declared_as),
+                    path,
+                    pos,
+                    hint=_install_hint(declared_as),
+                ),
             )
-            key = declared_as
-        else:
-            distribution = dependencies.distribution_for(top)
-            code = UNDECLARED_DEPENDENCY
+        elif declared_as is None:
+            distribution = self.dependencies.distribution_for(top)
             if distribution is None:
                 message = f"{top!r} is imported but not declared in [project] dependencies"
                 if missing:
@@ -153,15 +182,30 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
             else:
                 message = f"{top!r} is imported but its distribution {distribution!r} is not declared in [project] dependencies"
                 hint = f"add {distribution!r} to [project] dependencies in pyproject.toml"
-            key = distribution or top  # once per distribution, however many of its names are imported
-        finding = Finding(
-            code, message, linker.path_of(module), item.pos if isinstance(item.pos, Pos) else Pos(1, 0), hint=hint
-        )
-        known = reported.get(key)
-        if known is None or finding_order(finding) < finding_order(known):
-            reported[key] = finding
-    findings = tuple(sorted(reported.values(), key=finding_order))
-    return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), findings)
+            # Once per distribution, however many of its names are imported.
+            yield distribution or top, Finding(UNDECLARED_DEPENDENCY, message, path, pos, hint=hint)
+        implied = IMPLIED_IMPORTS.get((item.module, item.name or ""))
+        if implied is not None and not self.dependencies.installed(implied[0]) and self.runs(module, item):
+            imported, requirement = implied
+            yield (
+                imported,
+                Finding(
+                    DEPENDENCY_NOT_INSTALLED,
+                    f"{item.name} needs {imported!r}, which no installed package provides ({requirement!r} brings it): "
+                    "the tool cannot run in this environment",
+                    path,
+                    pos,
+                    hint=f"declare {requirement!r} in [project] dependencies and install it where skill runs "
+                    f"(pip install {shlex.quote(requirement)})",
+                ),
+            )
+
+
+def _install_hint(requirement: str) -> str:
+    return (
+        f"install the project's dependencies where skill runs (pip install {shlex.quote(requirement)}); "
+        "a dist/ deployed elsewhere needs them there"
+    )
 
 
 def _not_installed(top: str, requirement: str) -> str:

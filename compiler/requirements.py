@@ -21,10 +21,11 @@ import platform
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Final
 
 from ..contracts.version import __version__
 
-__all__ = ["Dependencies", "declared_requirements", "environment_key", "normalize"]
+__all__ = ["IMPLIED_IMPORTS", "Dependencies", "declared_requirements", "environment_key", "normalize"]
 
 _METADATA_SUFFIXES = (".dist-info", ".egg-info")
 
@@ -56,6 +57,16 @@ _EXTRA = re.compile(r"""\bextra\s*==\s*['"]([^'"]+)['"]""")
 def normalize(name: str) -> str:
     """A distribution name as PEP 503 compares them."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+#: Names whose use imports a module that their own distribution does not require (one of
+#: its extras does): (module, name) -> (the module, the requirement that brings it).  A
+#: model with an ``EmailStr`` field imports ``email_validator`` when its class is made.
+IMPLIED_IMPORTS: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
+    (module, name): ("email_validator", "pydantic[email]")
+    for module in ("pydantic", "pydantic.networks")
+    for name in ("EmailStr", "NameEmail", "validate_email")
+}
 
 
 def declared_requirements(dependencies: Iterable[object]) -> dict[str, str]:

@@ -81,6 +81,8 @@ _INNER_ATTRIBUTES = frozenset(
 # Kinds a dict key may be (pydantic shows the others' constraints as propertyNames).
 _KEY_KINDS = frozenset({"str", "int", "float", "bool", "literal", "uuid", "date", "datetime", "time", "decimal"})
 BASE_MODEL = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
+#: pydantic's model of one value (``class Ids(RootModel[list[int]])``): no static schema reads it.
+ROOT_MODEL = frozenset({"pydantic.RootModel", "pydantic.root_model.RootModel"})
 _CONTEXT = "skillc.ToolContext"
 _SCALARS = {
     "builtins.str": "str",
@@ -114,6 +116,21 @@ _COLLECTIONS = {
 def is_model(linker: Linker, cls: ClassSym) -> bool:
     """Whether ``cls`` derives from ``pydantic.BaseModel``."""
     return any(linker.is_subclass(cls, name) for name in BASE_MODEL)
+
+
+def is_root_model(linker: Linker, cls: ClassSym) -> bool:
+    """Whether ``cls`` derives from ``pydantic.RootModel`` (a base that is mostly subscripted: ``RootModel[list[int]]``)."""
+    for item in linker.mro(cls):
+        if isinstance(item, ExternalSym):
+            if item.qualname in ROOT_MODEL:
+                return True
+            continue
+        for base in item.info.bases:
+            if isinstance(base, Subscript):
+                symbol = linker.resolve_base(item, base.value)
+                if isinstance(symbol, ExternalSym) and symbol.qualname in ROOT_MODEL:
+                    return True
+    return False
 
 
 def generic_model(linker: Linker, module: str, expr: Expr) -> ClassSym | None:
@@ -255,6 +272,12 @@ class TypeReader(AnnotationReader):
             node = self.class_node(symbol, (module, expr.pos))
             if node is not None:
                 return node
+            if is_root_model(self.linker, symbol):
+                raise Unsupported(
+                    module,
+                    expr.pos,
+                    f"class {expr.dotted} is a pydantic RootModel, which the static schema subset does not cover",
+                )
             raise Unsupported(
                 module,
                 expr.pos,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,44 @@ def test_a_missing_package_that_a_declared_one_requires_is_named_with_it(tmp_pat
             "but no installed package provides it: the tool cannot run in this environment",
         )
     ]
+
+
+_EMAIL_TOOLS = _tools(
+    "from pydantic import BaseModel, EmailStr\n\n\nclass Person(BaseModel):\n    email: EmailStr\n",
+    body="    return Person(email=city).email\n",
+)
+
+
+@pytest.mark.parametrize("installed", [False, True])
+def test_emailstr_needs_email_validator_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, installed: bool
+) -> None:
+    """A model with an ``EmailStr`` field imports ``email_validator`` when its class is made:
+    without it, every tool of the module fails to load.  (``sys.modules`` says here whether
+    the environment has it: ``None`` there is Python's own way of refusing an import.)"""
+    monkeypatch.setitem(sys.modules, "email_validator", types.ModuleType("email_validator") if installed else None)
+    project = write_project(tmp_path, {"agent.py": _AGENT_OF.format(names="forecast"), "tools.py": _EMAIL_TOOLS})
+    report = compile_project(project, use_cache=False)
+    found = [(d.code, d.line, d.col, d.message, d.hint) for d in report.diagnostics]
+    assert found == (
+        []
+        if installed
+        else [
+            (
+                "skill/dependency-not-installed",
+                4,
+                32,
+                "EmailStr needs 'email_validator', which no installed package provides ('pydantic[email]' brings it): "
+                "the tool cannot run in this environment",
+                "declare 'pydantic[email]' in [project] dependencies and install it where skill runs "
+                "(pip install 'pydantic[email]')",
+            )
+        ]
+    )
+
+
+def test_an_optional_emailstr_needs_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "email_validator", None)
+    tools = _tools("try:\n    from pydantic import EmailStr\nexcept ImportError:\n    EmailStr = str\n")
+    project = write_project(tmp_path, {"agent.py": _AGENT_OF.format(names="forecast"), "tools.py": tools})
+    assert compile_project(project, use_cache=False).diagnostics == ()

@@ -290,6 +290,13 @@ def test_a_name_that_is_not_a_model_is_reported(corpus: Corpus) -> None:
     assert result.schema is None and len(result.findings) == 1
 
 
+def test_a_root_model_is_named_as_one(corpus: Corpus) -> None:
+    result = model_schema(corpus.linker, "fx_unsupported", "WithIds")
+    assert [item.message for item in result.findings] == [
+        "class Ids is a pydantic RootModel, which the static schema subset does not cover"
+    ]
+
+
 def test_the_helpers_of_the_unsupported_models_compile(corpus: Corpus) -> None:
     helpers = set(_model_names((FIXTURES / "fx_unsupported.py").read_text())) - set(_markers())
     assert helpers == {"Holder", "Kitten", "Puppy", "Loose", "WithPart", "Gadget"}

@@ -23,6 +23,7 @@ from pydantic import (
     Discriminator,
     EmailStr,
     Field,
+    RootModel,
     Secret,
     Tag,
     conlist,
@@ -376,3 +377,11 @@ class Closed(BaseModel):
 
     loose: Loose
     shared: Shared  # unsupported[Closed]: Shared
+
+
+class Ids(RootModel[list[int]]):
+    """Order ids."""
+
+
+class WithIds(BaseModel):
+    ids: Ids  # unsupported[WithIds]: Ids
