@@ -242,6 +242,40 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/environment-at-import": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # With a default, caught, tested first, or read when the tool runs: nothing fails at import.
+            Example({**GOOD, "tools.py": "import os\n" + LOOKUP + '\nKEY = os.environ.get("KEY")\n'}),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import os\n"
+                    + LOOKUP
+                    + '\ntry:\n    KEY = os.environ["KEY"]\nexcept KeyError:\n    KEY = None\n',
+                }
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import os\n" + LOOKUP + '\nif "KEY" in os.environ:\n    KEY = os.environ["KEY"]\n',
+                }
+            ),
+            Example({**GOOD, "tools.py": "import os\n" + LOOKUP + '\n\ndef key():\n    return os.environ["KEY"]\n'}),
+        ),
+        invalid=(
+            Example(
+                {**GOOD, "tools.py": "import os\n" + LOOKUP + '\nKEY = os.environ["KEY"]\n'}, ("src/tools.py", 16, 6)
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "from os import environ\n" + LOOKUP + '\nclass Settings:\n    key = environ["KEY"]\n',
+                },
+                ("src/tools.py", 17, 10),
+            ),
+        ),
+    ),
     "skill/command-line-at-import": CheckExamples(
         valid=(
             Example(GOOD),

@@ -186,6 +186,12 @@ ROWS: tuple[CheckRow, ...] = (
         "arguments): a compiled tool is imported by another program, whose command line the parser refuses.",
     ),
     CheckRow(
+        "skill/environment-at-import",
+        Severity.WARNING,
+        'Code that runs when a module is imported reads an environment variable by key (os.environ["KEY"]): '
+        "where it is not set, every tool whose bundle holds the module fails to load.",
+    ),
+    CheckRow(
         "skill/encoding-error", Severity.ERROR, "A file is not valid in its declared encoding (UTF-8 by default)."
     ),
     CheckRow("skill/unreadable-file", Severity.ERROR, "A file or folder of the project cannot be read."),

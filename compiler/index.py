@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
+from .index_environment import find_environment_reads
 from .index_expressions import BINARY_OPERATORS
 from .index_imports import copes_with_missing_module, import_bindings, is_type_checking, scan_imports
 from .index_paths import find_path_literals
@@ -138,6 +139,7 @@ class _Indexer(DefinitionReader):
             late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
+            environment_reads=find_environment_reads(self.tree, self.source, self._pos),
             path_literals=find_path_literals(self.tree, self.source, self._pos),
         )
 

@@ -8,10 +8,9 @@ runtime), whose command line is its own: the parser exits on the first argument 
 not know, or reads values that were never meant for it.  A call given its arguments
 (``parse_args([])``, ``parse_args(args=...)``) reads no command line.
 
-What runs at import: every statement but the bodies of functions and lambdas and those of
-``if __name__ == "__main__":`` and ``if TYPE_CHECKING:`` (a function's decorators and
-defaults do run).  Which object the method belongs to is not resolved: a method of that
-name called with no argument at import is taken to parse the command line.
+What runs at import is what ``index_import_time`` walks.  Which object the method belongs
+to is not resolved: a method of that name called with no argument at import is taken to
+parse the command line.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .index_imports import is_main_guard, is_type_checking
+from .index_import_time import import_time_nodes
 from .types import Pos
 
 __all__ = ["PARSE_METHODS", "find_command_line_parses"]
@@ -38,19 +37,7 @@ def find_command_line_parses(
     if b"parse_" not in source:  # nearly every module: decided without walking it
         return ()
     found: list[tuple[str, Pos]] = []
-    pending: list[ast.AST] = list(reversed(tree.body))
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            arguments = node.args
-            runs: list[ast.AST | None] = [*arguments.defaults, *arguments.kw_defaults]
-            if not isinstance(node, ast.Lambda):
-                runs.extend(node.decorator_list)
-            pending.extend(item for item in reversed(runs) if item is not None)
-            continue
-        if isinstance(node, ast.If) and (is_main_guard(node.test) or is_type_checking(node.test)):
-            pending.extend(reversed(node.orelse))
-            continue
+    for node, _ in import_time_nodes(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -60,5 +47,4 @@ def find_command_line_parses(
         ):
             called = ast.unparse(node.func)
             found.append((called if len(called) <= _SHOWN else "..." + called[-_SHOWN:], position(node)))
-        pending.extend(reversed(list(ast.iter_child_nodes(node))))
     return tuple(sorted(found, key=lambda item: (item[1].line, item[1].col)))

@@ -303,6 +303,9 @@ class ModuleIndex:
     #: Where code run at import parses the process's command line: the call as written, and
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
+    #: Where code run at import reads an environment variable by key (``os.environ["KEY"]``):
+    #: the name the read starts from, the read as written, and where (``index_environment``).
+    environment_reads: tuple[tuple[str, str, Pos], ...] = ()
     #: Module-level statements that change a name's value in place, not by binding it again
     #: (``TOOLS.append(...)`` and the other ``LIST_MUTATIONS``, ``TOOLS += ...``, ``TOOLS[...] = ...``,
     #: ``del TOOLS[...]``; in branches, and in loops' bodies): the name, the statement as a message

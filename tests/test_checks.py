@@ -358,3 +358,45 @@ def test_tool_lists_joined_with_plus_compile_and_a_list_plus_a_tuple_does_not(tm
     assert [(item.code, item.line, item.col) for item in found if item.severity.value == "error"] == [
         ("skill/dynamic-value", 5, 54)
     ]
+
+
+@pytest.mark.parametrize(
+    ("header", "read", "reported"),
+    [
+        ("import os", 'os.environ["KEY"]', True),
+        ("import os as system", 'system.environ["KEY"]', True),
+        ("import os.path", 'os.environ["KEY"]', True),
+        ("from os import environ", 'environ["KEY"]', True),
+        ("import environ", 'environ["KEY"]', False),  # django-environ's module, not os.environ
+        ("from settings import os", 'os.environ["KEY"]', False),
+    ],
+)
+def test_an_environment_variable_read_by_key_at_import_is_reported_on_os_environ_only(
+    tmp_path: Path, header: str, read: str, reported: bool
+) -> None:
+    tools = (
+        f"{header}\nfrom skillc import tool\n\nKEY = {read}\n\n\n"
+        '@tool\ndef echo(text: str) -> str:\n    """Echo."""\n    return text\n'
+    )
+    files = {"settings.py": "import os\n"} if "settings" in header else {}
+    write_project(tmp_path, files)
+    found = [
+        (item.code, item.line, item.message, item.hint)
+        for item in _diagnostics(tmp_path, tools, "echo")
+        if item.code == "skill/environment-at-import"
+    ]
+    assert found == (
+        [
+            (
+                "skill/environment-at-import",
+                4,
+                f"{read.replace(chr(34), chr(39))} is read when the module is imported: where the variable is not set, "
+                "the import raises KeyError, and every tool whose bundle holds the module fails to load, whatever it "
+                "is called with",
+                "read the variable when the tool runs (ctx.env[...] in execute, where a missing one is that call's "
+                "error), or give it a default (os.environ.get(...))",
+            )
+        ]
+        if reported
+        else []
+    )
