@@ -242,6 +242,41 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/signal-at-import": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # In a function, under the main guard, or where a ValueError is caught: nothing fails at import.
+            Example(
+                {**GOOD, "tools.py": "import signal\n" + LOOKUP + "\n\ndef setup():\n    signal.signal(2, None)\n"}
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import signal\n"
+                    + LOOKUP
+                    + '\nif __name__ == "__main__":\n    signal.signal(2, None)\n',
+                }
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import signal\n"
+                    + LOOKUP
+                    + "\ntry:\n    signal.signal(2, None)\nexcept ValueError:\n    pass\n",
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {**GOOD, "tools.py": "import signal\n" + LOOKUP + "\nsignal.signal(signal.SIGTERM, signal.SIG_DFL)\n"},
+                ("src/tools.py", 16, 0),
+            ),
+            Example(
+                {**GOOD, "tools.py": "from signal import set_wakeup_fd\n" + LOOKUP + "\nset_wakeup_fd(-1)\n"},
+                ("src/tools.py", 16, 0),
+            ),
+        ),
+    ),
     "skill/environment-at-import": CheckExamples(
         valid=(
             Example(GOOD),

@@ -186,6 +186,12 @@ ROWS: tuple[CheckRow, ...] = (
         "arguments): a compiled tool is imported by another program, whose command line the parser refuses.",
     ),
     CheckRow(
+        "skill/signal-at-import",
+        Severity.ERROR,
+        "Code that runs when a module is imported installs a signal handler (signal.signal): the runtime imports "
+        "a tool's modules in a worker thread, where Python refuses it, so the module never loads.",
+    ),
+    CheckRow(
         "skill/environment-at-import",
         Severity.WARNING,
         'Code that runs when a module is imported reads an environment variable by key (os.environ["KEY"]): '

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
-from .index_environment import find_environment_reads
 from .index_expressions import BINARY_OPERATORS
+from .index_import_effects import find_import_effects
 from .index_imports import copes_with_missing_module, import_bindings, is_type_checking, scan_imports
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
@@ -139,7 +139,7 @@ class _Indexer(DefinitionReader):
             late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
-            environment_reads=find_environment_reads(self.tree, self.source, self._pos),
+            import_effects=find_import_effects(self.tree, self.source, self._pos),
             path_literals=find_path_literals(self.tree, self.source, self._pos),
         )
 

@@ -9,7 +9,7 @@ A compile that reuses its last result whole (nothing changed) never loads this m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 from .types import Pos
 
@@ -26,6 +26,7 @@ __all__ = [
     "FunctionInfo",
     "Gives",
     "ImportBinding",
+    "ImportEffects",
     "ModuleIndex",
     "Param",
     "Ref",
@@ -275,6 +276,16 @@ class ClassInfo:
         return found
 
 
+class ImportEffects(NamedTuple):
+    """What code run at import does that fails the import where a tool is loaded
+    (``index_import_effects.find_import_effects``), in source order.  Each item: the name the code
+    starts from (``os``, ``environ``, ``signal``), the expression as written (shortened),
+    and where it is.  (A named tuple: one is loaded with every cached module index.)"""
+
+    environment_reads: tuple[tuple[str, str, Pos], ...] = ()
+    signal_handlers: tuple[tuple[str, str, Pos], ...] = ()
+
+
 @dataclass(frozen=True)
 class ModuleIndex:
     """Everything the compiler needs to know about one module, as plain data."""
@@ -303,9 +314,9 @@ class ModuleIndex:
     #: Where code run at import parses the process's command line: the call as written, and
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
-    #: Where code run at import reads an environment variable by key (``os.environ["KEY"]``):
-    #: the name the read starts from, the read as written, and where (``index_environment``).
-    environment_reads: tuple[tuple[str, str, Pos], ...] = ()
+    #: What code run at import does that fails the import where a tool is loaded: environment
+    #: variables read by key, signal handlers installed (``index_import_effects``).
+    import_effects: ImportEffects = ImportEffects()
     #: Module-level statements that change a name's value in place, not by binding it again
     #: (``TOOLS.append(...)`` and the other ``LIST_MUTATIONS``, ``TOOLS += ...``, ``TOOLS[...] = ...``,
     #: ``del TOOLS[...]``; in branches, and in loops' bodies): the name, the statement as a message

@@ -23,8 +23,8 @@ from ..contracts.spec import (
 )
 from .command_line_check import check_command_line
 from .early_names_check import check_early_names
-from .environment_check import check_environment_reads
 from .import_checks import check_imports, report_import_cycles
+from .import_effects_check import check_import_effects
 from .index_types import BinOp, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
 from .model_field_check import check_model_fields
@@ -97,7 +97,7 @@ class _Walk:
         check_imports(self.linker)
         check_early_names(self.linker)
         check_command_line(self.linker)
-        check_environment_reads(self.linker)
+        check_import_effects(self.linker)
         check_model_fields(self.linker)
         check_working_folder_paths(self.linker, self.files)
         agent = self.find_agent()

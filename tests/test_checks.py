@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import write_project
+from helpers import SKILL, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.checks import CHECKS, Check, Example
 from skillc.compiler.types import Diagnostic
@@ -400,3 +401,59 @@ def test_an_environment_variable_read_by_key_at_import_is_reported_on_os_environ
         if reported
         else []
     )
+
+
+@pytest.mark.parametrize(
+    ("header", "call", "reported"),
+    [
+        ("import signal", "signal.signal(signal.SIGUSR1, signal.SIG_DFL)", "signal.signal(...)"),
+        ("import signal as sig", "sig.signal(sig.SIGUSR1, sig.SIG_DFL)", "sig.signal(...)"),
+        ("from signal import SIGUSR1, SIG_DFL, signal", "signal(SIGUSR1, SIG_DFL)", "signal(...)"),
+        ("from signal import set_wakeup_fd", "set_wakeup_fd(-1)", "set_wakeup_fd(...)"),
+        ("from project_signals import signal", "signal(1, 2)", None),  # the project's own signal()
+    ],
+)
+def test_a_signal_handler_installed_at_import_is_an_error_naming_the_call(
+    tmp_path: Path, header: str, call: str, reported: str | None
+) -> None:
+    tools = (
+        f"{header}\nfrom skillc import tool\n\n{call}\n\n\n"
+        '@tool\ndef echo(text: str) -> str:\n    """Echo."""\n    return text\n'
+    )
+    write_project(tmp_path, {"project_signals.py": "def signal(number, handler):\n    return None\n"})
+    found = [
+        (item.code, item.severity.value, item.line, item.col, item.message)
+        for item in _diagnostics(tmp_path, tools, "echo")
+        if item.code == "skill/signal-at-import"
+    ]
+    assert found == (
+        [
+            (
+                "skill/signal-at-import",
+                "error",
+                4,
+                0,
+                f"{reported} installs a signal handler when the module is imported: the runtime imports a tool's "
+                "modules in a worker thread, where Python refuses it (ValueError), so every tool whose bundle holds "
+                "the module fails to load",
+            )
+        ]
+        if reported is not None
+        else []
+    )
+
+
+def test_the_signal_check_is_what_loading_the_tool_meets(tmp_path: Path) -> None:
+    """Without the check, the same module compiles and its tool can never load: the runtime's own words."""
+    tools = (
+        "import signal\nfrom skillc import tool\n\ntry:\n    signal.signal(signal.SIGUSR1, signal.SIG_DFL)\n"
+        "except ImportError:\n    pass\n\n\n"
+        '@tool\ndef echo(text: str) -> str:\n    """Echo."""\n    return text\n'
+    )
+    reported = [item.code for item in _diagnostics(tmp_path, tools, "echo")]
+    assert reported == ["skill/signal-at-import"]
+    caught = tools.replace("except ImportError:", "except ValueError:")
+    assert _diagnostics(tmp_path, caught, "echo") == ()
+    called = run_command([str(SKILL), "test", "--name", "echo", "--input", '{"text": "hi"}', "--json"], tmp_path)
+    assert called.code == 0, called.stdout + called.stderr
+    assert json.loads(called.stdout)["output"] == "hi"

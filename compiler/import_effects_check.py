@@ -1,0 +1,80 @@
+"""Report what code run at import does that fails the module's import where a tool is loaded.
+
+The index finds it (``index_import_effects``, kept in ``ModuleIndex.import_effects``);
+``check_import_effects`` reports, for every module the compiler indexed (as the
+command-line check does), each environment variable read by key through ``os.environ``
+as ``skill/environment-at-import``, and each signal handler installed through the
+``signal`` module as ``skill/signal-at-import``.  Names that stand for something else
+(``import environ``, a project's own ``signal``) are not reported.
+"""
+
+from __future__ import annotations
+
+from .index_import_effects import SIGNAL_FUNCTIONS
+from .index_types import ImportBinding
+from .resolve import Linker
+
+__all__ = ["check_import_effects"]
+
+
+def _imported(linker: Linker, module: str, name: str) -> ImportBinding | None:
+    """The absolute import that binds ``name`` in ``module``, if that is what binds it."""
+    binding = linker.binding(module, name, warn=False)
+    item = binding.item if binding is not None else None
+    return item if isinstance(item, ImportBinding) and item.level == 0 else None
+
+
+def _is_module(item: ImportBinding, module: str) -> bool:
+    """Whether ``item`` binds the module ``module``: ``import os [as x]``, or ``import os.path``, which binds ``os``."""
+    return item.name is None and (
+        item.module == module or (item.module.startswith(module + ".") and item.local == module)
+    )
+
+
+def _is_os_environ(linker: Linker, module: str, name: str) -> bool:
+    """Whether ``name`` (what an ``environ`` read starts from) is the module ``os``, or ``os.environ``."""
+    item = _imported(linker, module, name)
+    if item is None:
+        return False
+    if name == "environ" and item.name is not None:  # from os import environ
+        return (item.module, item.name) == ("os", "environ")
+    return _is_module(item, "os")
+
+
+def _is_signal_function(linker: Linker, module: str, name: str) -> bool:
+    """Whether ``name`` (what a handler's call starts from) is the module ``signal``, or one of its ``SIGNAL_FUNCTIONS``."""
+    item = _imported(linker, module, name)
+    if item is None:
+        return False
+    if item.name is not None:  # from signal import signal
+        return item.module == "signal" and item.name in SIGNAL_FUNCTIONS
+    return _is_module(item, "signal")
+
+
+def check_import_effects(linker: Linker) -> None:
+    """Report every environment read by key and every signal handler of code run at import, in every module."""
+    for module in sorted(linker.modules):
+        effects = linker.modules[module].import_effects
+        for name, shown, pos in effects.environment_reads:
+            if _is_os_environ(linker, module, name):
+                linker.report(
+                    "skill/environment-at-import",
+                    module,
+                    pos,
+                    f"{shown} is read when the module is imported: where the variable is not set, the import raises "
+                    "KeyError, and every tool whose bundle holds the module fails to load, whatever it is called with",
+                    hint="read the variable when the tool runs (ctx.env[...] in execute, where a missing one is that "
+                    "call's error), or give it a default (os.environ.get(...))",
+                )
+        for name, shown, pos in effects.signal_handlers:
+            if _is_signal_function(linker, module, name):
+                linker.report(
+                    "skill/signal-at-import",
+                    module,
+                    pos,
+                    f"{shown} installs a signal handler when the module is imported: the runtime imports a tool's "
+                    "modules in a worker thread, where Python refuses it (ValueError), so every tool whose bundle "
+                    "holds the module fails to load",
+                    hint="install signal handlers in the program that runs the tools, not in a tool's module; "
+                    "a tool's timeout stops it",
+                )

@@ -1,0 +1,92 @@
+"""Find what code run at import does that fails the module's import where a tool is loaded.
+
+Two things, each kept with the name the code reaches it through (which module that name
+stands for is resolved later, by ``import_effects_check``):
+
+Environment variables read by key
+    ``os.environ["KEY"]`` raises ``KeyError`` where the variable is not set.  At import,
+    that fails the module, and with it every tool whose bundle holds the module, before any
+    call can say why.  A read that a ``try`` around it may catch (``except KeyError``,
+    ``except Exception``, a bare ``except``) fails nothing, nor does one of a key that code
+    run at import tests first (``if "KEY" in os.environ:``, anywhere in the module), nor
+    ``os.environ.get`` and ``os.getenv``, which give a default.
+Signal handlers installed
+    ``signal.signal(...)`` and ``signal.set_wakeup_fd(...)`` work only in the main thread,
+    and the runtime imports a tool's modules in a worker thread: Python refuses them there
+    (``ValueError``), unless a ``try`` around them may catch that.
+
+What runs at import is what ``index_import_time`` walks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from .index_import_time import import_time_nodes
+from .index_imports import may_catch
+from .index_types import ImportEffects
+from .types import Pos
+
+__all__ = ["SIGNAL_FUNCTIONS", "find_import_effects"]
+
+#: The functions of ``signal`` that only the main thread may call.
+SIGNAL_FUNCTIONS = frozenset({"signal", "set_wakeup_fd"})
+#: How much of an expression a report shows.
+_SHOWN = 60
+
+
+_NONE = ImportEffects()
+
+
+def _environ_name(node: ast.expr) -> str | None:
+    """``os`` for ``os.environ`` (any name before ``.environ``), ``environ`` for ``environ``; else ``None``."""
+    if isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Name) and node.id == "environ":
+        return node.id
+    return None
+
+
+def _signal_name(node: ast.expr) -> str | None:
+    """``signal`` for ``signal.signal`` (any name before one of ``SIGNAL_FUNCTIONS``), the function's
+    own name for ``signal(...)`` or ``set_wakeup_fd(...)``; else ``None``."""
+    if isinstance(node, ast.Attribute) and node.attr in SIGNAL_FUNCTIONS and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Name) and node.id in SIGNAL_FUNCTIONS:
+        return node.id
+    return None
+
+
+def _shown(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def find_import_effects(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> ImportEffects:
+    """The environment reads by key and the signal handlers of code run at import; see the module docstring."""
+    if b"environ" not in source and b"signal" not in source and b"wakeup" not in source:
+        return _NONE  # nearly every module: decided without walking it
+    reads: list[tuple[str, ast.Subscript, Pos]] = []
+    tested: set[str] = set()
+    handlers: list[tuple[str, str, Pos]] = []
+    for node, around in import_time_nodes(tree):
+        if isinstance(node, ast.Compare):
+            for operator, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(operator, ast.In | ast.NotIn) and _environ_name(right) is not None:
+                    if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+                        tested.add(node.left.value)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            name = _environ_name(node.value)
+            if name is not None and not any(may_catch(caught, KeyError) for caught in around):
+                reads.append((name, node, position(node)))
+        elif isinstance(node, ast.Call):
+            name = _signal_name(node.func)
+            if name is not None and not any(may_catch(caught, ValueError) for caught in around):
+                handlers.append((name, _shown(node.func) + "(...)", position(node)))
+    found = tuple(
+        (name, _shown(node), pos)
+        for name, node, pos in reads
+        if not (isinstance(node.slice, ast.Constant) and node.slice.value in tested)
+    )
+    return ImportEffects(found, tuple(handlers)) if found or handlers else _NONE
