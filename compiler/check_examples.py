@@ -29,6 +29,8 @@ from .types import Example
 
 __all__ = ["EXAMPLES"]
 
+#: ``asyncio`` and a coroutine function to run, after ``LOOKUP``.
+_ASYNC_HELPERS = "\nimport asyncio\n\n\nasync def other():\n    return 1\n"
 #: A module-level read of the data file ``src/data/prices.json``, opened as ``{}`` says.
 _READ_PRICES = "\nwith open({}) as handle:\n    PRICES = handle.read()\n"
 
@@ -239,6 +241,45 @@ EXAMPLES: dict[str, CheckExamples] = {
             Example(
                 {**GOOD, "tools.py": "from helpers import shout\n" + LOOKUP, "helpers.py": CYCLE_NAME},
                 ("src/helpers.py", 1, 18),
+            ),
+        ),
+    ),
+    "skill/nested-event-loop": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Awaited in the async def, or run from sync code (a thread has no loop): no loop inside a loop.
+            Example(
+                {**GOOD, "tools.py": LOOKUP + _ASYNC_HELPERS + "\n\nasync def total():\n    return await other()\n"}
+            ),
+            Example(
+                {**GOOD, "tools.py": LOOKUP + _ASYNC_HELPERS + "\n\ndef total():\n    return asyncio.run(other())\n"}
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP
+                    + _ASYNC_HELPERS
+                    + "\n\nasync def total():\n    def blocking():\n        return asyncio.run(other())\n\n"
+                    "    return await asyncio.to_thread(blocking)\n",
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP + _ASYNC_HELPERS + "\n\nasync def total():\n    return asyncio.run(other())\n",
+                },
+                ("src/tools.py", 23, 11),
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP
+                    + _ASYNC_HELPERS
+                    + "\n\nasync def total():\n    return asyncio.get_event_loop().run_until_complete(other())\n",
+                },
+                ("src/tools.py", 23, 11),
             ),
         ),
     ),

@@ -186,6 +186,12 @@ ROWS: tuple[CheckRow, ...] = (
         "arguments): a compiled tool is imported by another program, whose command line the parser refuses.",
     ),
     CheckRow(
+        "skill/nested-event-loop",
+        Severity.ERROR,
+        "An async def starts an event loop of its own (asyncio.run(...)), which asyncio refuses inside the "
+        "loop that runs it.",
+    ),
+    CheckRow(
         "skill/signal-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported installs a signal handler (signal.signal): the runtime imports "

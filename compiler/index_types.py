@@ -317,6 +317,9 @@ class ModuleIndex:
     #: What code run at import does that fails the import where a tool is loaded: environment
     #: variables read by key, signal handlers installed (``index_import_effects``).
     import_effects: ImportEffects = ImportEffects()
+    #: Calls in an ``async def`` that start an event loop (``asyncio.run(...)``): the name the
+    #: call starts from, the call as a message shows it, and where (``index_loop_calls``).
+    loop_calls: tuple[tuple[str, str, Pos], ...] = ()
     #: Module-level statements that change a name's value in place, not by binding it again
     #: (``TOOLS.append(...)`` and the other ``LIST_MUTATIONS``, ``TOOLS += ...``, ``TOOLS[...] = ...``,
     #: ``del TOOLS[...]``; in branches, and in loops' bodies): the name, the statement as a message

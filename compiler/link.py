@@ -27,6 +27,7 @@ from .import_checks import check_imports, report_import_cycles
 from .import_effects_check import check_import_effects
 from .index_types import BinOp, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
 from .link_cache import LinkResult
+from .loop_calls_check import check_loop_calls
 from .model_field_check import check_model_fields
 from .resolve import Linker
 from .symbols import ValueSym
@@ -98,6 +99,7 @@ class _Walk:
         check_early_names(self.linker)
         check_command_line(self.linker)
         check_import_effects(self.linker)
+        check_loop_calls(self.linker)
         check_model_fields(self.linker)
         check_working_folder_paths(self.linker, self.files)
         agent = self.find_agent()

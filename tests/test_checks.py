@@ -457,3 +457,25 @@ def test_the_signal_check_is_what_loading_the_tool_meets(tmp_path: Path) -> None
     called = run_command([str(SKILL), "test", "--name", "echo", "--input", '{"text": "hi"}', "--json"], tmp_path)
     assert called.code == 0, called.stdout + called.stderr
     assert json.loads(called.stdout)["output"] == "hi"
+
+
+def test_asyncio_run_in_an_async_tool_is_an_error_where_the_same_call_in_a_sync_tool_is_not(tmp_path: Path) -> None:
+    """The ported tool that calls ``asyncio.run`` works as a sync ``execute`` (a worker thread has no
+    loop) and fails on every call as an async one: the check tells them apart as the runtime does."""
+    body = (
+        "import asyncio\nfrom asyncio import run\nfrom skillc import tool\n\n\n"
+        "async def double(n: int) -> int:\n    return n * 2\n\n\n"
+        '@tool\n{keyword}def twice(n: int) -> int:\n    """Double it."""\n    return {call}(double(n))\n'
+    )
+    for keyword, call, reported in [
+        ("", "asyncio.run", []),
+        ("async ", "asyncio.run", [("skill/nested-event-loop", 13, 11)]),
+        ("async ", "run", [("skill/nested-event-loop", 13, 11)]),
+    ]:
+        tools = body.format(keyword=keyword, call=call)
+        found = [(item.code, item.line, item.col) for item in _diagnostics(tmp_path, tools, "twice")]
+        assert found == reported, (keyword, call)
+        if not reported:
+            called = run_command([str(SKILL), "test", "--name", "twice", "--input", '{"n": 4}', "--json"], tmp_path)
+            assert called.code == 0, called.stdout + called.stderr
+            assert json.loads(called.stdout)["output"] == "8"

@@ -1,0 +1,40 @@
+"""Report the ``async def`` bodies that start an event loop of their own.
+
+The index finds the calls (``index_loop_calls``, kept in ``ModuleIndex.loop_calls``);
+``check_loop_calls`` reports each whose name stands for ``asyncio`` (or ``asyncio.run``,
+imported from it) as ``skill/nested-event-loop``, for every module the compiler indexed:
+such a call raises whenever it runs.
+"""
+
+from __future__ import annotations
+
+from .index_types import ImportBinding
+from .resolve import Linker
+
+__all__ = ["check_loop_calls"]
+
+
+def _is_asyncio(linker: Linker, module: str, name: str) -> bool:
+    """Whether ``name`` is the module ``asyncio`` (``import asyncio [as aio]``), or ``asyncio.run`` (``from asyncio import run``)."""
+    binding = linker.binding(module, name, warn=False)
+    item = binding.item if binding is not None else None
+    if not isinstance(item, ImportBinding) or item.level != 0:
+        return False
+    if item.name is not None:
+        return name == "run" and (item.module, item.name) == ("asyncio", "run")
+    return item.module == "asyncio" and name != "run"
+
+
+def check_loop_calls(linker: Linker) -> None:
+    """Report every loop-starting call in an ``async def`` of every module."""
+    for module in sorted(linker.modules):
+        for name, shown, pos in linker.modules[module].loop_calls:
+            if _is_asyncio(linker, module, name):
+                linker.report(
+                    "skill/nested-event-loop",
+                    module,
+                    pos,
+                    f"{shown} starts an event loop inside an async def, which already runs in one: asyncio refuses "
+                    "it (RuntimeError) every time this code runs",
+                    hint="await the coroutine instead (result = await coroutine); asyncio.run belongs in sync code",
+                )
