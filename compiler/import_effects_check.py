@@ -11,44 +11,20 @@ as ``skill/environment-at-import``, and each signal handler installed through th
 from __future__ import annotations
 
 from .index_import_effects import SIGNAL_FUNCTIONS
-from .index_types import ImportBinding
 from .resolve import Linker
 
 __all__ = ["check_import_effects"]
 
 
-def _imported(linker: Linker, module: str, name: str) -> ImportBinding | None:
-    """The absolute import that binds ``name`` in ``module``, if that is what binds it."""
-    binding = linker.binding(module, name, warn=False)
-    item = binding.item if binding is not None else None
-    return item if isinstance(item, ImportBinding) and item.level == 0 else None
-
-
-def _is_module(item: ImportBinding, module: str) -> bool:
-    """Whether ``item`` binds the module ``module``: ``import os [as x]``, or ``import os.path``, which binds ``os``."""
-    return item.name is None and (
-        item.module == module or (item.module.startswith(module + ".") and item.local == module)
-    )
-
-
 def _is_os_environ(linker: Linker, module: str, name: str) -> bool:
     """Whether ``name`` (what an ``environ`` read starts from) is the module ``os``, or ``os.environ``."""
-    item = _imported(linker, module, name)
-    if item is None:
-        return False
-    if name == "environ" and item.name is not None:  # from os import environ
-        return (item.module, item.name) == ("os", "environ")
-    return _is_module(item, "os")
+    return linker.imported(module, name) in (("os", None), ("os", "environ"))
 
 
 def _is_signal_function(linker: Linker, module: str, name: str) -> bool:
     """Whether ``name`` (what a handler's call starts from) is the module ``signal``, or one of its ``SIGNAL_FUNCTIONS``."""
-    item = _imported(linker, module, name)
-    if item is None:
-        return False
-    if item.name is not None:  # from signal import signal
-        return item.module == "signal" and item.name in SIGNAL_FUNCTIONS
-    return _is_module(item, "signal")
+    target = linker.imported(module, name)
+    return target is not None and target[0] == "signal" and (target[1] is None or target[1] in SIGNAL_FUNCTIONS)
 
 
 def check_import_effects(linker: Linker) -> None:

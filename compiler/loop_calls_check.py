@@ -8,7 +8,6 @@ such a call raises whenever it runs.
 
 from __future__ import annotations
 
-from .index_types import ImportBinding
 from .resolve import Linker
 
 __all__ = ["check_loop_calls"]
@@ -16,13 +15,7 @@ __all__ = ["check_loop_calls"]
 
 def _is_asyncio(linker: Linker, module: str, name: str) -> bool:
     """Whether ``name`` is the module ``asyncio`` (``import asyncio [as aio]``), or ``asyncio.run`` (``from asyncio import run``)."""
-    binding = linker.binding(module, name, warn=False)
-    item = binding.item if binding is not None else None
-    if not isinstance(item, ImportBinding) or item.level != 0:
-        return False
-    if item.name is not None:
-        return name == "run" and (item.module, item.name) == ("asyncio", "run")
-    return item.module == "asyncio" and name != "run"
+    return linker.imported(module, name) == (("asyncio", "run") if name == "run" else ("asyncio", None))
 
 
 def check_loop_calls(linker: Linker) -> None:

@@ -241,6 +241,18 @@ class Linker:
         self._bindings[module] = found
         return found
 
+    def imported(self, module: str, name: str) -> tuple[str, str | None] | None:
+        """What an absolute import binds ``name`` to in ``module``: ``(module, None)`` for a module
+        (``import os``, ``import os as system``; ``import os.path`` binds ``os``), ``(module, attribute)``
+        for ``from module import attribute``; ``None`` when no such import binds it."""
+        binding = self.binding(module, name, warn=False)
+        item = binding.item if binding is not None else None
+        if not isinstance(item, ImportBinding) or item.level != 0 or item.star:
+            return None
+        if item.name is not None:
+            return item.module, item.name
+        return (item.module.split(".")[0] if item.local == item.module.split(".")[0] else item.module), None
+
     def binding(self, module: str, name: str, *, warn: bool = True) -> Binding | None:
         """The binding of ``name`` that a reader of the module would take.
 
