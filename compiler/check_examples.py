@@ -283,6 +283,41 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/event-loop-at-import": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Looked up when the code runs, or caught: nothing fails at import.  A lock needs no loop.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import asyncio\n"
+                    + LOOKUP
+                    + "\nLOCK = asyncio.Lock()\n\n\nasync def later():\n    return asyncio.get_running_loop()\n",
+                }
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import asyncio\n"
+                    + LOOKUP
+                    + "\ntry:\n    LOOP = asyncio.get_event_loop()\nexcept RuntimeError:\n    LOOP = None\n",
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {**GOOD, "tools.py": "import asyncio\n" + LOOKUP + "\nLOOP = asyncio.get_event_loop()\n"},
+                ("src/tools.py", 16, 7),
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "from asyncio import get_running_loop\n" + LOOKUP + "\nLOOP = get_running_loop()\n",
+                },
+                ("src/tools.py", 16, 7),
+            ),
+        ),
+    ),
     "skill/signal-at-import": CheckExamples(
         valid=(
             Example(GOOD),

@@ -192,6 +192,12 @@ ROWS: tuple[CheckRow, ...] = (
         "loop that runs it.",
     ),
     CheckRow(
+        "skill/event-loop-at-import",
+        Severity.ERROR,
+        "Code that runs when a module is imported looks up asyncio's event loop (asyncio.get_event_loop()): "
+        "in the worker thread that imports a tool's modules there is none, so the module never loads.",
+    ),
+    CheckRow(
         "skill/signal-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported installs a signal handler (signal.signal): the runtime imports "

@@ -3,14 +3,16 @@
 The index finds it (``index_import_effects``, kept in ``ModuleIndex.import_effects``);
 ``check_import_effects`` reports, for every module the compiler indexed (as the
 command-line check does), each environment variable read by key through ``os.environ``
-as ``skill/environment-at-import``, and each signal handler installed through the
-``signal`` module as ``skill/signal-at-import``.  Names that stand for something else
+as ``skill/environment-at-import``, each signal handler installed through the ``signal``
+module as ``skill/signal-at-import``, and each lookup of ``asyncio``'s event loop as
+``skill/event-loop-at-import``.  Names that stand for something else
 (``import environ``, a project's own ``signal``) are not reported.
 """
 
 from __future__ import annotations
 
 from .index_import_effects import SIGNAL_FUNCTIONS
+from .index_loop_calls import LOOP_GETTERS
 from .resolve import Linker
 
 __all__ = ["check_import_effects"]
@@ -25,6 +27,12 @@ def _is_signal_function(linker: Linker, module: str, name: str) -> bool:
     """Whether ``name`` (what a handler's call starts from) is the module ``signal``, or one of its ``SIGNAL_FUNCTIONS``."""
     target = linker.imported(module, name)
     return target is not None and target[0] == "signal" and (target[1] is None or target[1] in SIGNAL_FUNCTIONS)
+
+
+def _is_loop_getter(linker: Linker, module: str, name: str) -> bool:
+    """Whether ``name`` (what a loop lookup starts from) is the module ``asyncio``, or one of its ``LOOP_GETTERS``."""
+    target = linker.imported(module, name)
+    return target is not None and target[0] == "asyncio" and (target[1] is None or target[1] in LOOP_GETTERS)
 
 
 def check_import_effects(linker: Linker) -> None:
@@ -53,4 +61,16 @@ def check_import_effects(linker: Linker) -> None:
                     "holds the module fails to load",
                     hint="install signal handlers in the program that runs the tools, not in a tool's module; "
                     "a tool's timeout stops it",
+                )
+        for name, shown, pos in effects.loop_lookups:
+            if _is_loop_getter(linker, module, name):
+                linker.report(
+                    "skill/event-loop-at-import",
+                    module,
+                    pos,
+                    f"{shown} looks the event loop up when the module is imported: the runtime imports a tool's "
+                    "modules in a worker thread, where no loop is set and none runs, and asyncio raises "
+                    "RuntimeError, so every tool whose bundle holds the module fails to load",
+                    hint="look the loop up when the tool runs (asyncio.get_running_loop() inside an async def); "
+                    "asyncio.Lock(), Queue() and Event() need no loop to be made at import",
                 )

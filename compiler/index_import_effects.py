@@ -14,6 +14,10 @@ Signal handlers installed
     ``signal.signal(...)`` and ``signal.set_wakeup_fd(...)`` work only in the main thread,
     and the runtime imports a tool's modules in a worker thread: Python refuses them there
     (``ValueError``), unless a ``try`` around them may catch that.
+The event loop looked up
+    ``asyncio.get_event_loop()`` raises ``RuntimeError`` in a thread that has no loop (the
+    worker thread that imports), and ``asyncio.get_running_loop()`` wherever no loop runs
+    (no loop runs code at import), unless a ``try`` around them may catch that.
 
 What runs at import is what ``index_import_time`` walks.
 """
@@ -25,6 +29,7 @@ from collections.abc import Callable
 
 from .index_import_time import import_time_nodes
 from .index_imports import may_catch
+from .index_loop_calls import LOOP_GETTERS
 from .index_types import ImportEffects
 from .types import Pos
 
@@ -58,18 +63,29 @@ def _signal_name(node: ast.expr) -> str | None:
     return None
 
 
+def _loop_getter_name(node: ast.expr) -> str | None:
+    """``asyncio`` for ``asyncio.get_event_loop`` (any name before one of ``LOOP_GETTERS``), the
+    function's own name for ``get_event_loop``; else ``None``."""
+    if isinstance(node, ast.Attribute) and node.attr in LOOP_GETTERS and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Name) and node.id in LOOP_GETTERS:
+        return node.id
+    return None
+
+
 def _shown(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
 def find_import_effects(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> ImportEffects:
-    """The environment reads by key and the signal handlers of code run at import; see the module docstring."""
-    if b"environ" not in source and b"signal" not in source and b"wakeup" not in source:
+    """The environment reads by key, signal handlers and loop lookups of code run at import; see the module docstring."""
+    if b"environ" not in source and b"signal" not in source and b"wakeup" not in source and b"_loop" not in source:
         return _NONE  # nearly every module: decided without walking it
     reads: list[tuple[str, ast.Subscript, Pos]] = []
     tested: set[str] = set()
     handlers: list[tuple[str, str, Pos]] = []
+    lookups: list[tuple[str, str, Pos]] = []
     for node, around in import_time_nodes(tree):
         if isinstance(node, ast.Compare):
             for operator, right in zip(node.ops, node.comparators, strict=True):
@@ -84,9 +100,12 @@ def find_import_effects(tree: ast.Module, source: bytes, position: Callable[[ast
             name = _signal_name(node.func)
             if name is not None and not any(may_catch(caught, ValueError) for caught in around):
                 handlers.append((name, _shown(node.func) + "(...)", position(node)))
+            name = _loop_getter_name(node.func)
+            if name is not None and not any(may_catch(caught, RuntimeError) for caught in around):
+                lookups.append((name, _shown(node.func) + "()", position(node)))
     found = tuple(
         (name, _shown(node), pos)
         for name, node, pos in reads
         if not (isinstance(node.slice, ast.Constant) and node.slice.value in tested)
     )
-    return ImportEffects(found, tuple(handlers)) if found or handlers else _NONE
+    return ImportEffects(found, tuple(handlers), tuple(lookups)) if found or handlers or lookups else _NONE

@@ -279,11 +279,12 @@ class ClassInfo:
 class ImportEffects(NamedTuple):
     """What code run at import does that fails the import where a tool is loaded
     (``index_import_effects.find_import_effects``), in source order.  Each item: the name the code
-    starts from (``os``, ``environ``, ``signal``), the expression as written (shortened),
+    starts from (``os``, ``environ``, ``signal``, ``asyncio``), the expression as written (shortened),
     and where it is.  (A named tuple: one is loaded with every cached module index.)"""
 
     environment_reads: tuple[tuple[str, str, Pos], ...] = ()
     signal_handlers: tuple[tuple[str, str, Pos], ...] = ()
+    loop_lookups: tuple[tuple[str, str, Pos], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -479,3 +479,29 @@ def test_asyncio_run_in_an_async_tool_is_an_error_where_the_same_call_in_a_sync_
             called = run_command([str(SKILL), "test", "--name", "twice", "--input", '{"n": 4}', "--json"], tmp_path)
             assert called.code == 0, called.stdout + called.stderr
             assert json.loads(called.stdout)["output"] == "8"
+
+
+def test_an_event_loop_looked_up_at_import_is_an_error_and_caught_it_loads(tmp_path: Path) -> None:
+    """``asyncio.get_event_loop()`` at import raises in the worker thread that loads the tool; caught,
+    the same module loads and its tool runs."""
+    tools = (
+        "import asyncio\nfrom skillc import tool\n\ntry:\n    LOOP = asyncio.get_event_loop()\n"
+        "except ImportError:\n    LOOP = None\n\n\n"
+        '@tool\nasync def echo(text: str) -> str:\n    """Echo."""\n    return text\n'
+    )
+    found = [(item.code, item.line, item.col, item.message) for item in _diagnostics(tmp_path, tools, "echo")]
+    assert found == [
+        (
+            "skill/event-loop-at-import",
+            5,
+            11,
+            "asyncio.get_event_loop() looks the event loop up when the module is imported: the runtime imports a "
+            "tool's modules in a worker thread, where no loop is set and none runs, and asyncio raises RuntimeError, "
+            "so every tool whose bundle holds the module fails to load",
+        )
+    ]
+    caught = tools.replace("except ImportError:", "except RuntimeError:")
+    assert _diagnostics(tmp_path, caught, "echo") == ()
+    called = run_command([str(SKILL), "test", "--name", "echo", "--input", '{"text": "hi"}', "--json"], tmp_path)
+    assert called.code == 0, called.stdout + called.stderr
+    assert json.loads(called.stdout)["output"] == "hi"
