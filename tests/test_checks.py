@@ -443,22 +443,6 @@ def test_a_signal_handler_installed_at_import_is_an_error_naming_the_call(
     )
 
 
-def test_the_signal_check_is_what_loading_the_tool_meets(tmp_path: Path) -> None:
-    """Without the check, the same module compiles and its tool can never load: the runtime's own words."""
-    tools = (
-        "import signal\nfrom skillc import tool\n\ntry:\n    signal.signal(signal.SIGUSR1, signal.SIG_DFL)\n"
-        "except ImportError:\n    pass\n\n\n"
-        '@tool\ndef echo(text: str) -> str:\n    """Echo."""\n    return text\n'
-    )
-    reported = [item.code for item in _diagnostics(tmp_path, tools, "echo")]
-    assert reported == ["skill/signal-at-import"]
-    caught = tools.replace("except ImportError:", "except ValueError:")
-    assert _diagnostics(tmp_path, caught, "echo") == ()
-    called = run_command([str(SKILL), "test", "--name", "echo", "--input", '{"text": "hi"}', "--json"], tmp_path)
-    assert called.code == 0, called.stdout + called.stderr
-    assert json.loads(called.stdout)["output"] == "hi"
-
-
 def test_asyncio_run_in_an_async_tool_is_an_error_where_the_same_call_in_a_sync_tool_is_not(tmp_path: Path) -> None:
     """The ported tool that calls ``asyncio.run`` works as a sync ``execute`` (a worker thread has no
     loop) and fails on every call as an async one: the check tells them apart as the runtime does."""
@@ -481,26 +465,42 @@ def test_asyncio_run_in_an_async_tool_is_an_error_where_the_same_call_in_a_sync_
             assert json.loads(called.stdout)["output"] == "8"
 
 
-def test_an_event_loop_looked_up_at_import_is_an_error_and_caught_it_loads(tmp_path: Path) -> None:
-    """``asyncio.get_event_loop()`` at import raises in the worker thread that loads the tool; caught,
-    the same module loads and its tool runs."""
-    tools = (
-        "import asyncio\nfrom skillc import tool\n\ntry:\n    LOOP = asyncio.get_event_loop()\n"
-        "except ImportError:\n    LOOP = None\n\n\n"
-        '@tool\nasync def echo(text: str) -> str:\n    """Echo."""\n    return text\n'
-    )
-    found = [(item.code, item.line, item.col, item.message) for item in _diagnostics(tmp_path, tools, "echo")]
-    assert found == [
+@pytest.mark.parametrize(
+    ("statement", "raised", "code", "column", "message"),
+    [
         (
+            "signal.signal(signal.SIGUSR1, signal.SIG_DFL)",
+            "ValueError",
+            "skill/signal-at-import",
+            4,
+            "signal.signal(...) installs a signal handler when the module is imported: the runtime imports a tool's "
+            "modules in a worker thread, where Python refuses it (ValueError), so every tool whose bundle holds the "
+            "module fails to load",
+        ),
+        (
+            "LOOP = asyncio.get_event_loop()",
+            "RuntimeError",
             "skill/event-loop-at-import",
-            5,
             11,
             "asyncio.get_event_loop() looks the event loop up when the module is imported: the runtime imports a "
             "tool's modules in a worker thread, where no loop is set and none runs, and asyncio raises RuntimeError, "
             "so every tool whose bundle holds the module fails to load",
-        )
-    ]
-    caught = tools.replace("except ImportError:", "except RuntimeError:")
+        ),
+    ],
+)
+def test_an_import_time_call_the_worker_thread_refuses_is_an_error_and_caught_it_loads(
+    tmp_path: Path, statement: str, raised: str, code: str, column: int, message: str
+) -> None:
+    """What the runtime's worker thread refuses at import is an error; caught, the same module
+    loads and its tool runs (which is what the check tells apart)."""
+    tools = (
+        f"import asyncio\nimport signal\nfrom skillc import tool\n\ntry:\n    {statement}\n"
+        "except ImportError:\n    pass\n\n\n"
+        '@tool\nasync def echo(text: str) -> str:\n    """Echo."""\n    return text\n'
+    )
+    found = [(item.code, item.line, item.col, item.message) for item in _diagnostics(tmp_path, tools, "echo")]
+    assert found == [(code, 6, column, message)]
+    caught = tools.replace("except ImportError:", f"except {raised}:")
     assert _diagnostics(tmp_path, caught, "echo") == ()
     called = run_command([str(SKILL), "test", "--name", "echo", "--input", '{"text": "hi"}', "--json"], tmp_path)
     assert called.code == 0, called.stdout + called.stderr
