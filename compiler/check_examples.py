@@ -372,6 +372,12 @@ EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": "import os\n" + LOOKUP + '\nif "KEY" in os.environ:\n    KEY = os.environ["KEY"]\n',
                 }
             ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import os\n" + LOOKUP + '\nif os.environ.get("KEY"):\n    KEY = os.environ["KEY"]\n',
+                }
+            ),
             Example({**GOOD, "tools.py": "import os\n" + LOOKUP + '\n\ndef key():\n    return os.environ["KEY"]\n'}),
         ),
         invalid=(

@@ -1,6 +1,6 @@
 """Find what code run at import does that fails the module's import where a tool is loaded.
 
-Two things, each kept with the name the code reaches it through (which module that name
+Three things, each kept with the name the code reaches it through (which module that name
 stands for is resolved later, by ``import_effects_check``):
 
 Environment variables read by key
@@ -8,7 +8,8 @@ Environment variables read by key
     that fails the module, and with it every tool whose bundle holds the module, before any
     call can say why.  A read that a ``try`` around it may catch (``except KeyError``,
     ``except Exception``, a bare ``except``) fails nothing, nor does one of a key that code
-    run at import tests first (``if "KEY" in os.environ:``, anywhere in the module), nor
+    run at import tests first (``if "KEY" in os.environ:``, ``if os.environ.get("KEY"):``,
+    ``if os.getenv("KEY"):``, anywhere in the module), nor
     ``os.environ.get`` and ``os.getenv``, which give a default.
 Signal handlers installed
     ``signal.signal(...)`` and ``signal.set_wakeup_fd(...)`` work only in the main thread,
@@ -25,7 +26,7 @@ What runs at import is what ``index_import_time`` walks.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .index_import_time import import_time_nodes
 from .index_imports import may_catch
@@ -73,6 +74,27 @@ def _loop_getter_name(node: ast.expr) -> str | None:
     return None
 
 
+def _tested_keys(test: ast.expr) -> Iterator[str]:
+    """The variables a test asks about: ``"KEY" in os.environ``, ``os.environ.get("KEY")``, ``os.getenv("KEY")``."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare):
+            for operator, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(operator, ast.In | ast.NotIn) and _environ_name(right) is not None:
+                    yield from _literal(node.left)
+        elif isinstance(node, ast.Call) and node.args:
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr == "get" and _environ_name(func.value) is not None) or (
+                (isinstance(func, ast.Attribute) and func.attr == "getenv")
+                or (isinstance(func, ast.Name) and func.id == "getenv")
+            ):
+                yield from _literal(node.args[0])
+
+
+def _literal(node: ast.expr) -> Iterator[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+
+
 def _shown(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
@@ -87,11 +109,8 @@ def find_import_effects(tree: ast.Module, source: bytes, position: Callable[[ast
     handlers: list[tuple[str, str, Pos]] = []
     lookups: list[tuple[str, str, Pos]] = []
     for node, around in import_time_nodes(tree):
-        if isinstance(node, ast.Compare):
-            for operator, right in zip(node.ops, node.comparators, strict=True):
-                if isinstance(operator, ast.In | ast.NotIn) and _environ_name(right) is not None:
-                    if isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
-                        tested.add(node.left.value)
+        if isinstance(node, ast.If | ast.IfExp | ast.While | ast.Assert):
+            tested.update(_tested_keys(node.test))
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             name = _environ_name(node.value)
             if name is not None and not any(may_catch(caught, KeyError) for caught in around):
