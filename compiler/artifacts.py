@@ -114,6 +114,8 @@ def _installed(top: str) -> bool:
         return importlib.util.find_spec(top) is not None
     except (ImportError, ValueError):
         return False
+    except Exception:  # noqa: BLE001 - a finder of the environment's that fails says nothing about the module
+        return True  # not known to be missing: nothing is reported
 
 
 @functools.cache
