@@ -121,6 +121,16 @@ def _table(rows: Sequence[tuple[str, ...]], widths: Sequence[int] | None = None)
     return table
 
 
+def print_warnings(console: Console, report: CompileReport) -> None:
+    """The warnings of a compile that another command ran first, with their source lines: what
+    they predict (a tool that cannot load here, say) is seen before the command goes on."""
+    lines = _Lines(report.config)
+    for item in report.diagnostics:
+        if item.severity is Severity.WARNING:
+            _diagnostic(console, item, lines)
+            console.print()
+
+
 def print_text(console: Console, report: CompileReport) -> None:
     """Diagnostics with their source lines, the table of tools, and a summary line."""
     lines = _Lines(report.config)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ..compiler.api import DIST_WRITTEN
 from ..contracts.errors import UsageError
 from ..contracts.settings import CLIENT, NEEDS_APPROVAL
 from ..project import CompileFailed, approve_all, open_project
@@ -121,6 +122,9 @@ def run_test_command(
 ) -> int:
     """Compile if needed, then list the tools or run one; print it and return the exit code.
 
+    A compile run now shows its warnings on stderr first (an up-to-date ``dist/`` shows none:
+    ``skill compile`` shows them again).
+
     ``user``, ``session`` and ``state`` (JSON objects) become the call's ``ctx.user``,
     ``ctx.session`` and ``ctx.state``; ``result_text`` (JSON) is a client-side tool's result.
     """
@@ -135,6 +139,10 @@ def run_test_command(
 
         print_text(stderr(), failed.report)
         raise
+    if opened.report.dist == DIST_WRITTEN and opened.report.warnings:
+        from .render import print_warnings  # rich's renderer only when there is something to render
+
+        print_warnings(stderr(), opened.report)
     # Once compiled (a compile may fork): a tool may wait a minute, and a stop must not wait with it.
     watch_for_missed_signals()
     with opened:

@@ -148,3 +148,26 @@ def test_any_input_gives_an_exit_code_never_a_traceback(
     assert "Traceback" not in captured.out + captured.err
     if code != 2:
         assert json.loads(captured.out)["name"] == "lookup_order"
+
+
+def test_the_warnings_of_the_compile_it_runs_come_first_on_stderr(skill: RunSkill, demo: Path) -> None:
+    """A stale ``dist/`` is compiled first: its warnings (here, a variable the module reads by key
+    at import) are shown before the call they predict fails; an up-to-date one shows none."""
+    lookup = demo / "src" / "skills" / "tools" / "lookup_order.py"
+    source = lookup.read_text() + '\nimport os\n\nREGION = os.environ["SKILLC_TEST_REGION"]\n'
+    lookup.write_text(source)
+    line = source.count("\n")
+    first = skill("test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', "--json", cwd=demo)
+    assert first.code == 1, first.stdout + first.stderr
+    assert first.stderr.splitlines()[:3] == [
+        f"src/skills/tools/lookup_order.py:{line}:10: warning[skill/environment-at-import] "
+        "os.environ['SKILLC_TEST_REGION'] is read when the module is imported: where the variable is not set, the "
+        "import raises KeyError, and every tool whose bundle holds the module fails to load, whatever it is called "
+        "with",
+        '    REGION = os.environ["SKILLC_TEST_REGION"]',
+        "             ^",
+    ]
+    assert "KeyError: 'SKILLC_TEST_REGION'" in json.loads(first.stdout)["output"]
+    again = skill("test", "--name", "lookup_order", "--input", '{"order_id": "A1001"}', "--json", cwd=demo)
+    assert again.code == 1
+    assert "warning[" not in again.stderr
