@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .index_import_effects import SIGNAL_FUNCTIONS
+from .index_import_effects import ENVIRON, SIGNAL_FUNCTIONS
 from .index_loop_calls import LOOP_GETTERS
 from .index_types import ImportEffects
 from .resolve import Linker
@@ -23,29 +23,14 @@ from .types import Pos
 __all__ = ["check_import_effects"]
 
 
-def _is_os_environ(linker: Linker, module: str, name: str) -> bool:
-    """Whether ``name`` (what an ``environ`` read starts from) is the module ``os``, or ``os.environ``."""
-    return linker.imported(module, name) in (("os", None), ("os", "environ"))
-
-
-def _is_signal_function(linker: Linker, module: str, name: str) -> bool:
-    """Whether ``name`` (what a handler's call starts from) is the module ``signal``, or one of its ``SIGNAL_FUNCTIONS``."""
-    target = linker.imported(module, name)
-    return target is not None and target[0] == "signal" and (target[1] is None or target[1] in SIGNAL_FUNCTIONS)
-
-
-def _is_loop_getter(linker: Linker, module: str, name: str) -> bool:
-    """Whether ``name`` (what a loop lookup starts from) is the module ``asyncio``, or one of its ``LOOP_GETTERS``."""
-    target = linker.imported(module, name)
-    return target is not None and target[0] == "asyncio" and (target[1] is None or target[1] in LOOP_GETTERS)
-
-
 class _Effect(NamedTuple):
-    """One kind of effect: where ``ImportEffects`` keeps it, whether a name stands for what it is
-    about, and how it is reported (``message`` takes the expression as ``{shown}``)."""
+    """One kind of effect: where ``ImportEffects`` keeps it, the module it is about and the members
+    that may be imported from it by name (``from os import environ``), and how it is reported
+    (``message`` takes the expression as ``{shown}``)."""
 
     found: Callable[[ImportEffects], tuple[tuple[str, str, Pos], ...]]
-    stands_for: Callable[[Linker, str, str], bool]
+    module: str
+    members: frozenset[str]
     code: str
     message: str
     hint: str
@@ -54,7 +39,8 @@ class _Effect(NamedTuple):
 _EFFECTS = (
     _Effect(
         lambda effects: effects.environment_reads,
-        _is_os_environ,
+        "os",
+        ENVIRON,
         "skill/environment-at-import",
         "{shown} is read when the module is imported: where the variable is not set, the import raises KeyError, "
         "and every tool whose bundle holds the module fails to load, whatever it is called with",
@@ -63,7 +49,8 @@ _EFFECTS = (
     ),
     _Effect(
         lambda effects: effects.signal_handlers,
-        _is_signal_function,
+        "signal",
+        SIGNAL_FUNCTIONS,
         "skill/signal-at-import",
         "{shown} installs a signal handler when the module is imported: the runtime imports a tool's modules in a "
         "worker thread, where Python refuses it (ValueError), so every tool whose bundle holds the module fails to load",
@@ -71,7 +58,8 @@ _EFFECTS = (
     ),
     _Effect(
         lambda effects: effects.loop_lookups,
-        _is_loop_getter,
+        "asyncio",
+        LOOP_GETTERS,
         "skill/event-loop-at-import",
         "{shown} looks the event loop up when the module is imported: the runtime imports a tool's modules in a "
         "worker thread, where no loop is set and none runs, and asyncio raises RuntimeError, so every tool whose "
@@ -88,5 +76,10 @@ def check_import_effects(linker: Linker) -> None:
         effects = linker.modules[module].import_effects
         for effect in _EFFECTS:
             for name, shown, pos in effect.found(effects):
-                if effect.stands_for(linker, module, name):
+                target = linker.imported(module, name)  # the module itself, or one of its members
+                if (
+                    target is not None
+                    and target[0] == effect.module
+                    and (target[1] in effect.members or target[1] is None)
+                ):
                     linker.report(effect.code, module, pos, effect.message.format(shown=shown), hint=effect.hint)

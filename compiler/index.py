@@ -116,7 +116,8 @@ class _Indexer(DefinitionReader):
         self.changed_in_place: list[tuple[str, str, Pos]] = []
         #: Whether the statements being indexed sit under ``if TYPE_CHECKING:``.
         self.typing_only = False
-        #: Whether they sit in the body of a ``try`` that may catch ``ImportError``.
+        #: Whether they sit in the body of a ``try`` that goes on without a missing module
+        #: (``index_imports.copes_with_missing_module``).
         self.guarded = False
 
     def run(self, path: str, module_name: str, is_package: bool) -> ModuleIndex:

@@ -34,10 +34,12 @@ from .index_loop_calls import LOOP_GETTERS
 from .index_types import ImportEffects
 from .types import Pos
 
-__all__ = ["SIGNAL_FUNCTIONS", "find_import_effects"]
+__all__ = ["ENVIRON", "SIGNAL_FUNCTIONS", "find_import_effects"]
 
 #: The functions of ``signal`` that only the main thread may call.
 SIGNAL_FUNCTIONS = frozenset({"signal", "set_wakeup_fd"})
+#: The member of ``os`` that holds the environment.
+ENVIRON = frozenset({"environ"})
 #: How much of an expression a report shows.
 _SHOWN = 60
 
@@ -45,31 +47,12 @@ _SHOWN = 60
 _NONE = ImportEffects()
 
 
-def _environ_name(node: ast.expr) -> str | None:
-    """``os`` for ``os.environ`` (any name before ``.environ``), ``environ`` for ``environ``; else ``None``."""
-    if isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name):
+def _reached_through(node: ast.expr, members: frozenset[str]) -> str | None:
+    """The name an expression reaches one of ``members`` through: ``os`` for ``os.environ`` (any
+    name before ``.member``), the member's own name for a bare ``environ``; else ``None``."""
+    if isinstance(node, ast.Attribute) and node.attr in members and isinstance(node.value, ast.Name):
         return node.value.id
-    if isinstance(node, ast.Name) and node.id == "environ":
-        return node.id
-    return None
-
-
-def _signal_name(node: ast.expr) -> str | None:
-    """``signal`` for ``signal.signal`` (any name before one of ``SIGNAL_FUNCTIONS``), the function's
-    own name for ``signal(...)`` or ``set_wakeup_fd(...)``; else ``None``."""
-    if isinstance(node, ast.Attribute) and node.attr in SIGNAL_FUNCTIONS and isinstance(node.value, ast.Name):
-        return node.value.id
-    if isinstance(node, ast.Name) and node.id in SIGNAL_FUNCTIONS:
-        return node.id
-    return None
-
-
-def _loop_getter_name(node: ast.expr) -> str | None:
-    """``asyncio`` for ``asyncio.get_event_loop`` (any name before one of ``LOOP_GETTERS``), the
-    function's own name for ``get_event_loop``; else ``None``."""
-    if isinstance(node, ast.Attribute) and node.attr in LOOP_GETTERS and isinstance(node.value, ast.Name):
-        return node.value.id
-    if isinstance(node, ast.Name) and node.id in LOOP_GETTERS:
+    if isinstance(node, ast.Name) and node.id in members:
         return node.id
     return None
 
@@ -79,11 +62,15 @@ def _tested_keys(test: ast.expr) -> Iterator[str]:
     for node in ast.walk(test):
         if isinstance(node, ast.Compare):
             for operator, right in zip(node.ops, node.comparators, strict=True):
-                if isinstance(operator, ast.In | ast.NotIn) and _environ_name(right) is not None:
+                if isinstance(operator, ast.In | ast.NotIn) and _reached_through(right, ENVIRON) is not None:
                     yield from _literal(node.left)
         elif isinstance(node, ast.Call) and node.args:
             func = node.func
-            if (isinstance(func, ast.Attribute) and func.attr == "get" and _environ_name(func.value) is not None) or (
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr == "get"
+                and _reached_through(func.value, ENVIRON) is not None
+            ) or (
                 (isinstance(func, ast.Attribute) and func.attr == "getenv")
                 or (isinstance(func, ast.Name) and func.id == "getenv")
             ):
@@ -112,14 +99,14 @@ def find_import_effects(tree: ast.Module, source: bytes, position: Callable[[ast
         if isinstance(node, ast.If | ast.IfExp | ast.While | ast.Assert):
             tested.update(_tested_keys(node.test))
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-            name = _environ_name(node.value)
+            name = _reached_through(node.value, ENVIRON)
             if name is not None and not any(may_catch(caught, KeyError) for caught in around):
                 reads.append((name, node, position(node)))
         elif isinstance(node, ast.Call):
-            name = _signal_name(node.func)
+            name = _reached_through(node.func, SIGNAL_FUNCTIONS)
             if name is not None and not any(may_catch(caught, ValueError) for caught in around):
                 handlers.append((name, _shown(node.func) + "(...)", position(node)))
-            name = _loop_getter_name(node.func)
+            name = _reached_through(node.func, LOOP_GETTERS)
             if name is not None and not any(may_catch(caught, RuntimeError) for caught in around):
                 lookups.append((name, _shown(node.func) + "()", position(node)))
     found = tuple(

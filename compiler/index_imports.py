@@ -190,7 +190,8 @@ def _is_function(func: ast.expr, name: str, function_names: set[str], module_nam
 
 def _statements(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, bool, bool, bool]]:
     """Every statement, whether it is nested beyond what ``index`` reads, whether under
-    ``TYPE_CHECKING``, and whether in a ``try`` body that may catch ``ImportError``."""
+    ``TYPE_CHECKING``, and whether in a ``try`` body that goes on without a missing module
+    (``copes_with_missing_module``)."""
     pending: list[tuple[ast.stmt, bool, bool, bool]] = [
         (statement, False, False, False) for statement in reversed(body)
     ]

@@ -316,7 +316,8 @@ class ModuleIndex:
     #: where (``index_command_line``).
     command_line_parses: tuple[tuple[str, Pos], ...] = ()
     #: What code run at import does that fails the import where a tool is loaded: environment
-    #: variables read by key, signal handlers installed (``index_import_effects``).
+    #: variables read by key, signal handlers installed, the event loop looked up
+    #: (``index_import_effects``).
     import_effects: ImportEffects = ImportEffects()
     #: Calls in an ``async def`` that start an event loop (``asyncio.run(...)``): the name the
     #: call starts from, the call as a message shows it, and where (``index_loop_calls``).

@@ -251,7 +251,8 @@ class Linker:
             return None
         if item.name is not None:
             return item.module, item.name
-        return (item.module.split(".")[0] if item.local == item.module.split(".")[0] else item.module), None
+        top = item.module.split(".")[0]
+        return (top if item.local == top else item.module), None
 
     def binding(self, module: str, name: str, *, warn: bool = True) -> Binding | None:
         """The binding of ``name`` that a reader of the module would take.
