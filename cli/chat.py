@@ -35,7 +35,7 @@ from rich.live import Live
 
 from ..contracts.errors import UsageError
 from ..contracts.settings import CLIENT, VOICE, SettingValues, ToolFlag
-from ..project import CompileFailed, approve_all, open_project
+from ..project import approve_all
 from ..runtime.agent import AgentLoop, chat_config
 from ..runtime.call import Approver
 from ..runtime.client import ClientHandler
@@ -48,12 +48,12 @@ from ..runtime.providers import open_model
 from ..runtime.results import ToolResult
 from ..runtime.threads import Thread, check_thread_id, load_thread, save_thread, thread_path
 from .client_results import read_client_results, results_handler
-from .consoles import notice, runtime_log, shown, stderr, stdout, visible
+from .consoles import runtime_log, shown, stderr, stdout, visible
 from .event_loop import CommandRunner
 from .flags import json_object_flag
 from .lifetime import terminated_by, watch_for_missed_signals
+from .opening import open_for_command
 from .prompts import SHOWN_ARGUMENTS, Prompter, approval_asker, client_asker, shorten
-from .render import print_text
 
 __all__ = ["ChatView", "run_chat_command"]
 
@@ -220,11 +220,7 @@ def run_chat_command(
     if thread_id is not None:
         check_thread_id(thread_id)  # a usage error before anything is compiled
     results = read_client_results(client_results) if client_results is not None else None
-    try:
-        opened = open_project(project, environment=cast(Environment, environment), notify=notice)
-    except CompileFailed as failed:
-        print_text(stderr(), failed.report)
-        raise
+    opened = open_for_command(project, cast(Environment, environment))
     # Once compiled (a compile may fork): it waits on a person, a model and tools, and a stop must not wait with them.
     watch_for_missed_signals()
     with opened:

@@ -19,13 +19,14 @@ from typing import cast
 
 from ..contracts.errors import UsageError
 from ..contracts.settings import CLIENT
-from ..project import CompileFailed, Project, open_project
+from ..project import Project
 from ..runtime.context import Environment
 from ..serve.choices import Host, Transport
 from ..serve.hosts import Launch, host_config, serve_arguments
 from ..serve.options import HttpOptions
-from .consoles import notice, runtime_log, stderr, stdout
+from .consoles import notice, runtime_log, stdout
 from .lifetime import end_by_signal, keep_until_exit
+from .opening import open_for_command
 
 __all__ = ["run_serve_command"]
 
@@ -74,13 +75,7 @@ def run_serve_command(
     options.check()
     if transport is Transport.stdio and workers != 1:
         raise UsageError("--workers needs --transport http", hint="a host starts one stdio server per connection")
-    try:
-        opened = open_project(project, environment=options.environment, notify=notice)
-    except CompileFailed as failed:
-        from .render import print_text  # the report's renderer only for a failed compile
-
-        print_text(stderr(), failed.report)
-        raise
+    opened = open_for_command(project, options.environment)
     if print_config is not None:
         with opened:
             return _print_config(opened, print_config, transport, options, approve)

@@ -20,20 +20,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..compiler.api import DIST_WRITTEN
 from ..contracts.errors import UsageError
 from ..contracts.settings import CLIENT, NEEDS_APPROVAL
-from ..project import CompileFailed, approve_all, open_project
+from ..project import approve_all
 from ..runtime.arguments import decode_json
 from ..runtime.compaction import ModelView, compacts, uncompacted_view
 from ..runtime.context import Environment, StateError, ToolState
 from ..runtime.loader import Runtime
 from ..runtime.ownjson import read_json, write_json
 from ..runtime.results import ToolResult
-from .consoles import notice, out_stream, runtime_log, shown, stderr, stdout
+from .consoles import out_stream, runtime_log, shown, stderr, stdout
 from .event_loop import CommandRunner
 from .flags import json_object_flag
 from .lifetime import watch_for_missed_signals
+from .opening import open_for_command
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -132,17 +132,7 @@ def run_test_command(
     given = _result(result_text)
     user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
     tool_state = _state(state)
-    try:
-        opened = open_project(project, environment=cast(Environment, environment), notify=notice)
-    except CompileFailed as failed:
-        from .render import print_text  # the report's renderer only for a failed compile: --json needs no rich
-
-        print_text(stderr(), failed.report)
-        raise
-    if opened.report.dist == DIST_WRITTEN and opened.report.warnings:
-        from .render import print_warnings  # rich's renderer only when there is something to render
-
-        print_warnings(stderr(), opened.report)
+    opened = open_for_command(project, cast(Environment, environment))
     # Once compiled (a compile may fork): a tool may wait a minute, and a stop must not wait with it.
     watch_for_missed_signals()
     with opened:

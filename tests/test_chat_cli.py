@@ -148,3 +148,46 @@ def test_bad_settings_are_usage_errors(skill: RunSkill, desk: Path) -> None:
     assert empty.code == 2 and "-m needs a message" in empty.stderr
     nameless = skill("chat", "-m", "Hi", "--base-url", "http://127.0.0.1:9/v1", cwd=desk, env=CLEAN)
     assert nameless.code == 2 and "no model name" in nameless.stderr
+
+
+def test_the_warnings_of_the_compile_it_runs_come_first_on_stderr(skill: RunSkill, tmp_path: Path) -> None:
+    """A stale ``dist/`` is compiled first: its warnings (a variable the module reads by key at
+    import) are shown before the conversation, whose tool call then fails as they predict; an
+    up-to-date ``dist/`` shows none."""
+    project = copy_project("desk", tmp_path)
+    module = project / "src" / "desk.py"
+    source = module.read_text() + '\nimport os\n\nREGION = os.environ["SKILLC_TEST_REGION"]\n'
+    module.write_text(source)
+    line = source.count("\n")
+    script = [call(("lookup_ticket", '{"ticket": "T-1"}')), say("The desk is down.")]
+    with ScriptedServer(*script) as server:
+        first = chat(skill, project, server.url, "-m", "Is T-1 open?")
+    assert first.code == 0, first.stderr
+    lines = first.stderr.splitlines()
+    assert lines[:5] == [
+        f"src/desk.py:{line}:10: warning[skill/environment-at-import] os.environ['SKILLC_TEST_REGION'] is read when "
+        "the module is imported: where the variable is not set, the import raises KeyError, and every tool whose "
+        "bundle holds the module fails to load, whatever it is called with",
+        '    REGION = os.environ["SKILLC_TEST_REGION"]',
+        "             ^",
+        "  hint: read the variable when the tool runs (ctx.env[...] in execute, where a missing one is that call's "
+        "error), or give it a default (os.environ.get(...))",
+        "",
+    ]
+    assert lines[5:] == [
+        "warning: skill 'back_office' is hidden this turn: its code cannot be loaded: importing the bundle of skill "
+        "'back_office' raised KeyError: 'SKILLC_TEST_REGION'",
+        "warning: tool 'check_in' is hidden this turn: its code cannot be loaded: importing the bundle of tool "
+        "'check_in' raised KeyError: 'SKILLC_TEST_REGION'",
+        '-> lookup_ticket {"ticket": "T-1"}',
+        "error: tool 'lookup_ticket' cannot run: importing the bundle of tool 'lookup_ticket' raised KeyError: "
+        "'SKILLC_TEST_REGION'",
+        lines[-1],
+    ]
+    assert lines[-1].startswith("<- lookup_ticket failed, execution (") and lines[-1].endswith(
+        "ms): The tool cannot run: importing the bundle of tool 'lookup_ticket' raised KeyError: 'SKILLC_TEST_REGION'."
+    )
+    with ScriptedServer(say("Hello.")) as server:
+        again = chat(skill, project, server.url, "-m", "Hi")
+    assert (again.code, again.stdout) == (0, "Hello.\n")
+    assert "warning[" not in again.stderr

@@ -153,3 +153,24 @@ def test_a_project_that_does_not_compile_exits_1_with_its_report(skill: RunSkill
     assert "error[skill/syntax-error]" in finished.stderr
     assert "error: the project does not compile; fix the errors above first" in finished.stderr
     assert finished.stdout == ""
+
+
+def test_the_warnings_of_the_compile_it_runs_go_to_stderr(skill: RunSkill, tmp_path: Path) -> None:
+    """A stale ``dist/`` is compiled first and its warnings are shown on stderr, never in the
+    output a host reads; an up-to-date ``dist/`` shows none."""
+    warned = copy_project(tmp_path)
+    orders = warned / "src" / "tools" / "orders.py"
+    source = orders.read_text(encoding="utf-8") + '\nimport os\n\nREGION = os.environ["SKILLC_TEST_REGION"]\n'
+    orders.write_text(source, encoding="utf-8")
+    line = source.count("\n")
+    first = skill("serve", str(warned), "--print-config", "claude-code")
+    assert (first.code, first.stdout) == (0, f"claude mcp add shop -- {SKILL.absolute()} serve {warned}\n")
+    assert first.stderr.splitlines()[:3] == [
+        f"src/tools/orders.py:{line}:10: warning[skill/environment-at-import] os.environ['SKILLC_TEST_REGION'] is "
+        "read when the module is imported: where the variable is not set, the import raises KeyError, and every "
+        "tool whose bundle holds the module fails to load, whatever it is called with",
+        '    REGION = os.environ["SKILLC_TEST_REGION"]',
+        "             ^",
+    ]
+    again = skill("serve", str(warned), "--print-config", "claude-code")
+    assert again.code == 0 and "warning[" not in again.stderr
