@@ -22,6 +22,7 @@ from .report import Reporter
 from .requirements import environment_key
 from .source_tree import identity, read_sources
 from .types import AgentInfo, Config, Diagnostic, IndexStats, ModelRef, Severity, SkillInfo, Source, ToolInfo
+from .working_folder_check import same_root_files
 
 if TYPE_CHECKING:
     from .session import CompileSession
@@ -79,6 +80,8 @@ class CachedReport(NamedTuple):
     written: Fingerprint | None
     #: The last manifest written without its tools, for the next one (``manifest_reuse``).
     skeleton: Skeleton | None = None
+    #: ``link_cache.LinkResult.root_files``: files outside ``src`` that it depends on too.
+    root_files: tuple[tuple[str, bool], ...] = ()
 
 
 #: What the report cache may hold (``cache.load_cache`` loads nothing else).
@@ -146,6 +149,8 @@ def compile_project(
     environment = environment_key()  # once: every stage of this compile sees the same one
     digest = snapshot.digest(pyproject, environment.encode())
     previous = last if last is not None and last.digest == digest else None
+    if previous is not None and not same_root_files(config.root, previous.root_files):
+        previous = None
     if previous is not None and not verify:
         if not emit or (recorded is not None and recorded == fingerprint(config.out)):  # nothing to write
             timings["index"] = time.perf_counter() - mark
@@ -194,7 +199,9 @@ def compile_project(
     def remember(written: Fingerprint | None, skeleton: Skeleton | None = known_skeleton) -> None:
         """Record this compile's result for the next one (see ``CachedReport``)."""
         skills, tools = tuple(linked.skills), tuple(linked.tools)
-        record = CachedReport(digest, linked.agent, skills, tools, tuple(diagnostics), written, skeleton)
+        record = CachedReport(
+            digest, linked.agent, skills, tools, tuple(diagnostics), written, skeleton, linked.root_files
+        )
         write_cache(report_path, {_REPORT_KEY: record})
 
     dist_state = DIST_SKIPPED if not emit else DIST_NOT_WRITTEN

@@ -34,7 +34,7 @@ from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
 from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
-from .working_folder_check import check_working_folder_paths
+from .working_folder_check import RootFiles, check_working_folder_paths
 
 __all__ = ["LinkResult", "link_project"]
 
@@ -82,6 +82,7 @@ class _Walk:
     def __init__(self, linker: Linker, entry: str, files: Collection[str] = frozenset()) -> None:
         self.linker = linker
         self.files = files
+        self.root_files = RootFiles(linker.config.root)
         self.reader = ToolReader(linker)
         self.entry = entry
         self.tools: list[ToolInfo] = []
@@ -101,7 +102,7 @@ class _Walk:
         check_import_effects(self.linker)
         check_loop_calls(self.linker)
         check_model_fields(self.linker)
-        check_working_folder_paths(self.linker, self.files)
+        check_working_folder_paths(self.linker, self.files, self.root_files)
         agent = self.find_agent()
         if agent is not None:
             # Without an agent every tool would be "unreachable": the no-agent error says it all.
@@ -109,7 +110,8 @@ class _Walk:
         report_import_cycles(self.linker, self.entry, self.tools, self.skills)
         findings = self.linker.findings
         findings.sort(key=lambda finding: (finding.path, finding.pos.line, finding.pos.col, finding.code))
-        return LinkResult(agent, self.skills, self.tools, findings, self.linker, self.misnamed)
+        root_files = tuple(sorted(self.root_files.seen.items()))
+        return LinkResult(agent, self.skills, self.tools, findings, self.linker, self.misnamed, root_files)
 
     # --- the agent ------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """Reuse the last link as a whole when nothing it read has changed.
 
-Linking (``link.link_project``) is a function of three things only: the module summaries
-(``ModuleIndex``), the modules that exist but did not index, and the configuration; it
-never reads a source file.  So when each summary equals the one the last link read (an
+Linking (``link.link_project``) is a function of four things only: the module summaries
+(``ModuleIndex``), the modules that exist but did not index, the configuration (and the
+names of the project's files), and whether the few paths outside ``src`` that path literals
+name are files (``LinkResult.root_files``, looked up again); it never reads a source file.  So when each summary equals the one the last link read (an
 edit inside a function body, of a comment, of anything the index does not keep), the
 last link's result is this one's, exactly: the agent, skills and tools, every finding in
 its order, the misnamed tools, the modules of each closure the bundles were planned with
@@ -38,6 +39,7 @@ from .types import (
     Source,
     ToolInfo,
 )
+from .working_folder_check import same_root_files
 
 __all__ = [
     "LinkRecord",
@@ -69,6 +71,9 @@ class LinkResult:
     #: Tools refused only for their name (invalid, reserved, or another tool's): not
     #: compiled, but their schemas are checked, so one run reports both kinds of problem.
     misnamed: list[ToolInfo] = field(default_factory=list)
+    #: The paths outside ``src`` that path literals named, each with whether it was a file
+    #: (``working_folder_check.RootFiles``): the link holds only while each still is as it was.
+    root_files: tuple[tuple[str, bool], ...] = ()
 
 
 class LinkRecord(NamedTuple):
@@ -88,6 +93,8 @@ class LinkRecord(NamedTuple):
     closures: dict[str, tuple[str, ...]]
     #: ``artifacts.tool_digest`` of each of ``tools``, in their order.
     tool_digests: tuple[str | None, ...]
+    #: ``LinkResult.root_files``.
+    root_files: tuple[tuple[str, bool], ...]
 
 
 #: What the link cache may hold (``cache.load_cache`` loads nothing else).
@@ -140,13 +147,17 @@ def reused_link(last: LinkRecord | None, index: ProjectIndex, config: Config, co
     """
     if last is None or last.config != config_key or last.failed != index.failed or not _same_summaries(last, index):
         return None
+    if not same_root_files(config.root, last.root_files):
+        return None
     linker = Linker(index.modules, config, index.failed, index.paths)
     linker.adopt(last.findings)
     linker.closure_names.update(last.closures)
     for tool, digest in zip(last.tools, last.tool_digests, strict=True):
         if digest is not None:
             linker.tool_digests[(tool.name, tool.module, tool.qualname)] = (tool, digest)
-    return LinkResult(last.agent, list(last.skills), list(last.tools), linker.findings, linker, list(last.misnamed))
+    return LinkResult(
+        last.agent, list(last.skills), list(last.tools), linker.findings, linker, list(last.misnamed), last.root_files
+    )
 
 
 def record_link(linked: LinkResult, index: ProjectIndex, config_key: str) -> LinkRecord:
@@ -164,6 +175,7 @@ def record_link(linked: LinkResult, index: ProjectIndex, config_key: str) -> Lin
         tuple(linked.misnamed),
         dict(linked.linker.closure_names),
         tuple(_digest_of(linked.linker, tool) for tool in linked.tools),
+        linked.root_files,
     )
 
 

@@ -6,27 +6,63 @@ compiled tool runs wherever the process that loads it started (``skill serve`` u
 host, ``skill chat`` from another folder, a deployed bundle, which holds no project at all).
 The index keeps the literals shaped like paths (``index_paths``); ``check_working_folder_paths``
 reports, as ``skill/working-folder-path``, each that names a source or data file of the
-project from the project's folder or from ``src``.  It is a warning: the code does run in
-the one folder where the path is right.
+project from the project's folder or from ``src``, or a file of the project's folder outside
+``src`` (``open("settings.json")`` beside ``pyproject.toml``), which no bundle holds at all.
+It is a warning: the code does run in the one folder where the path is right.
 
 It reads the project's file list besides the summaries: the link runs it, and is done
-again when a file is added, removed or renamed (``link_cache.config_digest``).
+again when a file is added, removed or renamed (``link_cache.config_digest``).  Files
+outside ``src`` are not listed (the project's folder may hold a virtual environment): each
+path a literal names there is looked up once (``RootFiles``), and the link and the report
+record what they found, to be looked up again before either is reused.
 """
 
 from __future__ import annotations
 
+import os
 import posixpath
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .resolve import Linker
+if TYPE_CHECKING:
+    from .resolve import Linker
 
-__all__ = ["CODE", "check_working_folder_paths"]
+__all__ = ["CODE", "RootFiles", "check_working_folder_paths", "same_root_files"]
 
 CODE = "skill/working-folder-path"
 
 
-def check_working_folder_paths(linker: Linker, files: Collection[str]) -> None:
-    """Report each path literal of every module that names one of ``files`` (paths relative to the project)."""
+class RootFiles:
+    """Whether paths relative to the project's folder name files, each looked up once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        #: Each path looked up (relative to ``root``, normalized) -> whether it was a file.
+        self.seen: dict[str, bool] = {}
+
+    def is_file(self, relative: str) -> bool:
+        """Whether ``relative`` names a file (through symlinks) in the project's folder now."""
+        found = self.seen.get(relative)
+        if found is None:
+            # os.path.isfile: False (not an exception) for a name too long or otherwise unusable.
+            found = self.seen[relative] = os.path.isfile(self.root / relative)
+        return found
+
+
+def same_root_files(root: Path, seen: Iterable[tuple[str, bool]]) -> bool:
+    """Whether each path ``RootFiles.seen`` recorded still is (or is not) a file, as it was."""
+    return all(os.path.isfile(root / relative) == was for relative, was in seen)
+
+
+def _outside(relative: str) -> bool:
+    """Whether a normalized relative path climbs out of the folder it is relative to."""
+    return relative == ".." or relative.startswith("../") or posixpath.isabs(relative)
+
+
+def check_working_folder_paths(linker: Linker, files: Collection[str], root_files: RootFiles) -> None:
+    """Report each path literal of every module that names one of ``files`` (paths relative to the
+    project) or, asking ``root_files``, another file of the project's folder."""
     config = linker.config
     src = config.src.relative_to(config.root).as_posix() if config.src.is_relative_to(config.root) else None
     for name in sorted(linker.modules):
@@ -35,9 +71,22 @@ def check_working_folder_paths(linker: Linker, files: Collection[str]) -> None:
             relative = posixpath.normpath(literal)
             names = [relative] + ([posixpath.join(src, relative)] if src not in (None, ".") else [])
             named = next((path for path in names if path in files), None)
-            if named is None:
+            if named is not None:
+                own = posixpath.relpath(named, posixpath.dirname(index.path))
+                hint = (
+                    f'build it from the module\'s own folder, Path(__file__).parent / "{own}": the file is '
+                    "bundled with the module"
+                )
+            elif src not in (None, ".") and not _outside(relative) and root_files.is_file(relative):
+                named = relative
+                folder = posixpath.dirname(index.path)
+                hint = (
+                    f"move it beside the module, into {folder}/, and build the path from the module's own folder, "
+                    f'Path(__file__).parent / "{posixpath.basename(relative)}": files under {src}/ are bundled '
+                    "with the modules that use them"
+                )
+            else:
                 continue
-            own = posixpath.relpath(named, posixpath.dirname(index.path))
             linker.report(
                 CODE,
                 name,
@@ -45,6 +94,5 @@ def check_working_folder_paths(linker: Linker, files: Collection[str]) -> None:
                 f"{literal!r} is relative to the working folder: it names {named} only when the process runs "
                 "in the project's folder; a compiled tool runs wherever its process started (skill serve "
                 "under a host, a deployed bundle), where the path names nothing or another file",
-                hint=f'build it from the module\'s own folder, Path(__file__).parent / "{own}": the file is '
-                "bundled with the module",
+                hint=hint,
             )

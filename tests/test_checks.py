@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import SKILL, run_command, write_project
 from skillc.compiler.api import compile_project
+from skillc.compiler.cache import CACHE_DIR, REPORT_FILE
 from skillc.compiler.checks import CHECKS, Check, Example
 from skillc.compiler.types import Diagnostic
 
@@ -205,6 +206,72 @@ def test_a_data_file_added_later_is_seen_by_the_next_compile_of_unchanged_source
     (tmp_path / "src/data").mkdir()
     (tmp_path / "src/data/prices.json").write_text("{}", encoding="utf-8")
     assert [item.code for item in compile_project(tmp_path).diagnostics] == ["skill/working-folder-path"]
+
+
+_SETTINGS_TOOL = (
+    "import json\n\nfrom skillc import tool\n\n"
+    'with open("settings.json") as handle:\n    SETTINGS = json.load(handle)\n\n\n'
+    '@tool\ndef region() -> str:\n    """The region of the shop."""\n    return SETTINGS["region"]\n'
+)
+_SETTINGS_AGENT = (
+    "from skillc import Agent, Skill\nfrom tools.shop import region\n\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[region])])\n'
+)
+
+
+def test_a_file_of_the_projects_folder_outside_src_is_told_to_move_beside_the_module(tmp_path: Path) -> None:
+    """``open("settings.json")`` of the file beside ``pyproject.toml`` works only from the project's
+    folder, and no bundle holds the file: it is reported where it is opened."""
+    write_project(tmp_path, {"tools/__init__.py": "", "tools/shop.py": _SETTINGS_TOOL, "agent.py": _SETTINGS_AGENT})
+    (tmp_path / "settings.json").write_text('{"region": "eu"}', encoding="utf-8")
+    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.severity.value, found.path, found.line, found.col) == (
+        "skill/working-folder-path",
+        "warning",
+        "src/tools/shop.py",
+        5,
+        10,
+    )
+    assert found.message == (
+        "'settings.json' is relative to the working folder: it names settings.json only when the process runs in "
+        "the project's folder; a compiled tool runs wherever its process started (skill serve under a host, a "
+        "deployed bundle), where the path names nothing or another file"
+    )
+    assert found.hint == (
+        "move it beside the module, into src/tools/, and build the path from the module's own folder, "
+        'Path(__file__).parent / "settings.json": files under src/ are bundled with the modules that use them'
+    )
+
+
+def test_a_file_outside_src_added_or_removed_later_is_seen_by_the_next_compile(tmp_path: Path) -> None:
+    """Neither the last report nor the last link is reused once a file a literal names outside
+    ``src`` appears or goes, though no source changed."""
+    write_project(tmp_path, {"tools/__init__.py": "", "tools/shop.py": _SETTINGS_TOOL, "agent.py": _SETTINGS_AGENT})
+    assert compile_project(tmp_path).diagnostics == ()  # the path names no file yet
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"region": "eu"}', encoding="utf-8")
+    assert [item.code for item in compile_project(tmp_path).diagnostics] == ["skill/working-folder-path"]
+    assert [item.code for item in compile_project(tmp_path).diagnostics] == ["skill/working-folder-path"]
+    (tmp_path / CACHE_DIR / REPORT_FILE).unlink()  # the link's record alone decides now
+    settings.unlink()
+    assert compile_project(tmp_path).diagnostics == ()
+
+
+@pytest.mark.parametrize("literal", ["../settings.json", "missing.json", "/etc/hostname"])
+def test_a_path_that_names_no_file_of_the_projects_folder_outside_src_is_not_reported(
+    tmp_path: Path, literal: str
+) -> None:
+    """Above the project, nothing, or an absolute path."""
+    write_project(
+        tmp_path / "project",
+        {
+            "tools/__init__.py": "",
+            "tools/shop.py": _SETTINGS_TOOL.replace('"settings.json"', repr(literal)),
+            "agent.py": _SETTINGS_AGENT,
+        },
+    )
+    (tmp_path / "settings.json").write_text("{}", encoding="utf-8")
+    assert compile_project(tmp_path / "project", use_cache=False).diagnostics == ()
 
 
 _GENERIC = (
