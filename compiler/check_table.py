@@ -206,8 +206,9 @@ ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "skill/environment-at-import",
         Severity.WARNING,
-        'Code that runs when a module is imported reads an environment variable by key (os.environ["KEY"]): '
-        "where it is not set, every tool whose bundle holds the module fails to load.",
+        'Code that runs when a module is imported reads an environment variable by key (os.environ["KEY"]), or '
+        "makes pydantic-settings' settings with a required field (settings = Settings()): where the variable is "
+        "not set, every tool whose bundle holds the module fails to load.",
     ),
     CheckRow(
         "skill/encoding-error", Severity.ERROR, "A file is not valid in its declared encoding (UTF-8 by default)."

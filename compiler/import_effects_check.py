@@ -20,7 +20,11 @@ from .index_types import ImportEffects
 from .resolve import Linker
 from .types import Pos
 
-__all__ = ["check_import_effects"]
+__all__ = ["ENVIRONMENT_AT_IMPORT", "check_import_effects"]
+
+#: The code of a read of the environment at import that fails where a variable is not set
+#: (also ``settings_check``'s).
+ENVIRONMENT_AT_IMPORT = "skill/environment-at-import"
 
 
 class _Effect(NamedTuple):
@@ -41,7 +45,7 @@ _EFFECTS = (
         lambda effects: effects.environment_reads,
         "os",
         ENVIRON,
-        "skill/environment-at-import",
+        ENVIRONMENT_AT_IMPORT,
         "{shown} is read when the module is imported: where the variable is not set, the import raises KeyError, "
         "and every tool whose bundle holds the module fails to load, whatever it is called with",
         "read the variable when the tool runs (ctx.env[...] in execute, where a missing one is that call's error), "

@@ -30,6 +30,7 @@ from .link_cache import LinkResult
 from .loop_calls_check import check_loop_calls
 from .model_field_check import check_model_fields
 from .resolve import Linker
+from .settings_check import check_settings_at_import
 from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
@@ -100,6 +101,7 @@ class _Walk:
         check_early_names(self.linker)
         check_command_line(self.linker)
         check_import_effects(self.linker)
+        check_settings_at_import(self.linker)
         check_loop_calls(self.linker)
         check_model_fields(self.linker)
         check_working_folder_paths(self.linker, self.files, self.root_files)

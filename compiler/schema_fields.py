@@ -20,9 +20,10 @@ from .resolve import Linker
 from .schema_json import VALIDATIONS, CallableDiscriminator, Factory, FieldCall, Node, to_json
 from .symbols import FunctionSym
 
-__all__ = ["DISCRIMINATOR", "FieldReader"]
+__all__ = ["DISCRIMINATOR", "FIELD_FUNCTIONS", "FieldReader"]
 
-_FIELD = frozenset({"pydantic.Field", "pydantic.fields.Field"})
+#: pydantic's ``Field``, as it is imported.
+FIELD_FUNCTIONS = frozenset({"pydantic.Field", "pydantic.fields.Field"})
 # Constraints that change validation but not the schema, with the kinds pydantic applies
 # them to (its _known_annotated_metadata tables); on any other kind they leave the subset.
 _SCALAR_KINDS = {"str", "bytes", "int", "float", "bool", "decimal", "uuid", "datetime", "date", "time", "timedelta"}
@@ -154,7 +155,7 @@ class FieldReader:
         return calls
 
     def is_field_call(self, module: str, expr: Expr) -> bool:
-        return isinstance(expr, Call) and self.linker.external_name(module, expr.func) in _FIELD
+        return isinstance(expr, Call) and self.linker.external_name(module, expr.func) in FIELD_FUNCTIONS
 
     def field_call(self, module: str, expr: Expr, force: bool = False) -> FieldCall:
         """Read a ``Field(...)`` (or, with ``force``, any call as one); pydantic's known metadata

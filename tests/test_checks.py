@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SKILL, run_command, write_project
+from helpers import DEFAULT_PYPROJECT, SKILL, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.cache import CACHE_DIR, REPORT_FILE
 from skillc.compiler.checks import CHECKS, Check, Example
@@ -272,6 +272,108 @@ def test_a_path_that_names_no_file_of_the_projects_folder_outside_src_is_not_rep
     )
     (tmp_path / "settings.json").write_text("{}", encoding="utf-8")
     assert compile_project(tmp_path / "project", use_cache=False).diagnostics == ()
+
+
+_SETTINGS_PYPROJECT = DEFAULT_PYPROJECT.replace('"pydantic>=2"]', '"pydantic>=2", "pydantic-settings>=2"]')
+_SETTINGS_AGENT_OF_PING = (
+    "from skillc import Agent, Skill\nfrom tools import ping\n\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
+)
+_PING = '\n\n@tool\ndef ping() -> str:\n    """Answer."""\n    return "pong"\n'
+
+
+def _settings_diagnostics(tmp_path: Path, module: str) -> tuple[Diagnostic, ...]:
+    """The diagnostics of a project whose one tool's module is ``module`` followed by a tool ``ping``."""
+    write_project(
+        tmp_path,
+        {"tools.py": "from skillc import tool\n" + module + _PING, "agent.py": _SETTINGS_AGENT_OF_PING},
+        _SETTINGS_PYPROJECT,
+    )
+    return compile_project(tmp_path, use_cache=False).diagnostics
+
+
+def test_settings_made_at_import_name_the_variables_they_need(tmp_path: Path) -> None:
+    """Required fields along the project's classes, a prefix, an alias; not a default, a factory, a ClassVar."""
+    module = (
+        "from typing import Annotated, ClassVar\n\n"
+        "from pydantic import AliasChoices, Field\n"
+        "from pydantic_settings import BaseSettings, SettingsConfigDict\n\n\n"
+        "class Base(BaseSettings):\n"
+        "    region: str\n"
+        "    timeout: float = 10.0\n\n\n"
+        "class Settings(Base):\n"
+        '    model_config = SettingsConfigDict(env_prefix="shop_")\n\n'
+        "    api_key: str = Field(...)\n"
+        '    token: Annotated[str, Field(alias="SHOP_TOKEN_V2")]\n'
+        "    retries: int = Field(default_factory=lambda: 3)\n"
+        '    kind: ClassVar[str] = "shop"\n'
+        "    _cache: dict = {}\n\n\n"
+        "SETTINGS = Settings()\n"
+    )
+    [found] = _settings_diagnostics(tmp_path, module)
+    assert (found.code, found.severity.value, found.path, found.line, found.col) == (
+        "skill/environment-at-import",
+        "warning",
+        "src/tools.py",
+        23,
+        11,
+    )
+    assert found.message == (
+        "Settings() reads its fields from the environment when the module is imported: where SHOP_REGION, "
+        "SHOP_API_KEY and SHOP_TOKEN_V2 are not set, the import raises ValidationError, and every tool whose bundle "
+        "holds the module fails to load, whatever it is called with"
+    )
+    assert found.hint == (
+        "make the settings when the tool runs (call Settings() in execute, or in a function cached with "
+        "functools.cache), where a missing variable is that call's error; or give the fields defaults"
+    )
+
+
+_ONE_FIELD = (
+    "from pydantic_settings import BaseSettings\n\n\nclass Settings(BaseSettings):\n{config}    api_key: str\n\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("config", "made", "variables"),
+    [
+        ("", "SETTINGS = Settings()\n", "API_KEY is"),
+        ('    model_config = {"case_sensitive": True, "env_prefix": "App_"}\n', "S = Settings()\n", "App_api_key is"),
+        (
+            "    model_config = {'env_prefix': PREFIX}\n",
+            "S = Settings(_env_file='.env')\n",
+            "the variable of api_key is",
+        ),
+    ],
+)
+def test_settings_variables_follow_the_configuration(tmp_path: Path, config: str, made: str, variables: str) -> None:
+    module = 'PREFIX = "X_"\n' + _ONE_FIELD.format(config=config) + made
+    [found] = _settings_diagnostics(tmp_path, module)
+    assert f"imported: where {variables} not set, the import" in found.message
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        "SETTINGS = Settings(api_key='local')\n",  # the call gives it
+        "SETTINGS = Settings(**{'api_key': 'local'})\n",  # only running the code would tell
+        "try:\n    SETTINGS = Settings()\nexcept ValueError:\n    SETTINGS = None\n",  # a handler copes
+        "if __name__ == '__main__':\n    SETTINGS = Settings()\n",  # may not run
+        "\n\ndef settings():\n    return Settings()\n",  # made when a tool runs
+    ],
+)
+def test_settings_that_cannot_fail_at_import_are_not_reported(tmp_path: Path, made: str) -> None:
+    assert _settings_diagnostics(tmp_path, _ONE_FIELD.format(config="") + made) == ()
+
+
+def test_settings_with_every_field_defaulted_or_a_plain_model_are_not_reported(tmp_path: Path) -> None:
+    module = (
+        "from pydantic import BaseModel, Field\nfrom pydantic_settings import BaseSettings\n\n\n"
+        "class Settings(BaseSettings):\n    api_key: str = ''\n    region: str = Field('eu')\n\n\n"
+        "class Order(BaseModel):\n    order_id: str\n\n\n"
+        "SETTINGS = Settings()\nORDER = Order.model_construct()\n"
+    )
+    assert _settings_diagnostics(tmp_path, module) == ()
 
 
 _GENERIC = (
