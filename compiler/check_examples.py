@@ -690,4 +690,43 @@ EXAMPLES: dict[str, CheckExamples] = {
             Example({"agent.py": AGENT_MODULE, "tools/__init__.py": RESOURCE_TOOL}, ("src/tools/__init__.py", 4, 20)),
         ),
     ),
+    "skill/write-into-bundle": CheckExamples(
+        valid=(
+            # Read only, opened to read, or written outside the bundle.
+            Example({**GOOD, "tools.py": DATA_TOOL, "data/prices.json": '{"A1": 3}\n'}),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": DATA_TOOL.replace(
+                        '(Path(__file__).parent / "data" / "prices.json").read_text()',
+                        'open(Path(__file__).parent / "data" / "prices.json", "rb").read()',
+                    )
+                    + '\nwith open("/tmp/prices.log", "a") as log:\n    log.write("loaded")\n',
+                    "data/prices.json": '{"A1": 3}\n',
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": DATA_TOOL.replace(
+                        ".read_text())", ".read_text())\nCOPY = Path(__file__).parent / 'copy.json'"
+                    )
+                    + "\nCOPY.write_text('{}')\n",
+                    "data/prices.json": '{"A1": 3}\n',
+                },
+                ("src/tools.py", 20, 0),
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import os\n"
+                    + LOOKUP
+                    + '\nLOG = open(os.path.join(os.path.dirname(__file__), "log.txt"), "a")\n',
+                },
+                ("src/tools.py", 16, 6),
+            ),
+        ),
+    ),
 }

@@ -314,6 +314,13 @@ ROWS: tuple[CheckRow, ...] = (
         "that its bundle will not hold: missing, left out by [tool.skill] include/exclude, or another package's.",
     ),
     CheckRow(
+        "skill/write-into-bundle",
+        Severity.ERROR,
+        'A module changes a path of its own bundle (NOTES.write_text(...), open(Path(__file__).parent / "x", "w")): '
+        "each tool runs from its own copy of its bundle, so no other tool sees the change, and the next compile "
+        "starts from the project's files again.",
+    ),
+    CheckRow(
         "skill/unknown-config-key",
         Severity.WARNING,
         "[tool.skill] holds a key skillc does not know (often a typo).",

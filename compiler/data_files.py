@@ -10,6 +10,12 @@ include`` and ``exclude``).
 A path a bundled module names literally (``data_refs``) that is not in its bundle is
 a ``skill/missing-data-file`` error at the expression: the file does not exist, the
 globs leave it out, or it belongs to a package the bundle does not import.
+
+A call that changes such a path (``NOTES.write_text(...)``) is a ``skill/write-into-bundle``
+error at the call: the module runs from its tool's bundle, extracted once per tool, so no
+other tool reads what it writes there, and the next compile's bundle starts from the
+project's file again; what a tool keeps belongs in ``ctx.data``.  A path the module writes
+is not also reported missing: writing it is the mistake to fix.
 """
 
 from __future__ import annotations
@@ -19,14 +25,15 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .data_refs import data_references
+from .data_refs import DataWrite, data_references, data_writes
 from .resolve import Linker
 from .source_tree import DataSet
 from .types import Finding
 
-__all__ = ["MISSING_DATA_FILE", "bundle_data", "data_key"]
+__all__ = ["MISSING_DATA_FILE", "WRITE_INTO_BUNDLE", "bundle_data", "data_key"]
 
 MISSING_DATA_FILE = "skill/missing-data-file"
+WRITE_INTO_BUNDLE = "skill/write-into-bundle"
 
 
 @functools.lru_cache(maxsize=8)
@@ -83,12 +90,37 @@ def bundle_data(
         source = sources.get(path)
         if source is None:
             continue
+        writes = data_writes(source, member)
+        written = {write.target for write in writes}
+        for write in writes:
+            findings.append(_write_finding(linker, path, write))
         for reference in data_references(source, member):
+            if reference.target in written:
+                continue
             problem = _problem(linker, reference.target, present, data)
             if problem is not None:
                 message, hint = problem
                 findings.append(Finding(MISSING_DATA_FILE, message, path, reference.pos, hint=hint))
     return files, findings
+
+
+def _write_finding(linker: Linker, path: str, write: DataWrite) -> Finding:
+    config = linker.config
+    src = config.src.relative_to(config.root).as_posix()
+    if write.target is None:
+        where = "a path above the module's package, beside the bundle the module runs from"
+    else:
+        where = f"{src}/{write.target}" if src != "." else write.target
+        where += ", inside the bundle the module runs from"
+    return Finding(
+        WRITE_INTO_BUNDLE,
+        f"{write.shown} changes {where}: each tool runs from its own extracted copy of its bundle, so no other "
+        "tool sees the change, and the next compile's bundle starts from the project's files again",
+        path,
+        write.pos,
+        hint="keep what tools write in ctx.data (the project's data store, shared by every tool and kept across "
+        "compiles), or in a folder outside the project's code",
+    )
 
 
 def _problem(linker: Linker, target: str | None, present: set[str], data: DataSet) -> tuple[str, str] | None:

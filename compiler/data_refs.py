@@ -1,4 +1,4 @@
-"""Find the data paths a module names literally, to check that they are bundled.
+"""Find the data paths a module names literally, to check that they are bundled, and its writes to them.
 
 The patterns, each with literal parts only (anything else is not followed)::
 
@@ -12,6 +12,14 @@ reference is the outermost such expression, placed where it starts; its target i
 path relative to ``src`` (``None`` when it leads above ``src``).  The module is parsed
 with ``ast`` only when its text mentions ``__file__`` or ``files``; nothing here
 raises for user code.
+
+A module runs from its tool's bundle, so such a path names a file of that bundle, wherever
+the module's code uses it.  ``data_writes`` finds the calls that change one (anywhere in
+the module, function bodies included): ``P.write_text(...)``, ``P.write_bytes(...)``,
+``P.open(MODE)``, ``open(P, MODE)`` and ``io.open(P, MODE)`` with a literal mode that
+writes (``w``, ``a``, ``x`` or ``+``), ``P.touch()``, ``P.mkdir()``, ``P.unlink()``,
+``P.rmdir()``, ``P.rename(...)``, ``P.replace(...)``, the same from ``os``
+(``os.remove(P)``, ``os.makedirs(P)``...), and ``shutil``'s copies and moves to ``P``.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from typing import NamedTuple
 
 from .types import Pos
 
-__all__ = ["DataRef", "data_references"]
+__all__ = ["DataRef", "DataWrite", "data_references", "data_writes"]
 
 _PATH_TYPES = frozenset(
     f"pathlib.{name}" for name in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
@@ -34,6 +42,22 @@ _DIRNAME = frozenset({"os.path.dirname", "posixpath.dirname"})
 _JOIN = frozenset({"os.path.join", "posixpath.join"})
 _SAME = frozenset(f"{base}.{name}" for base in ("os.path", "posixpath") for name in ("abspath", "realpath", "normpath"))
 _SAME_METHODS = frozenset({"resolve", "absolute"})
+#: Methods of a path that change the file system there.
+_WRITING_METHODS = frozenset(
+    {"write_text", "write_bytes", "touch", "mkdir", "unlink", "rmdir", "rename", "replace", "symlink_to", "hardlink_to"}
+)
+#: Functions whose first argument is a path they change.
+_WRITING_FIRST = frozenset(
+    {f"os.{name}" for name in ("remove", "unlink", "mkdir", "makedirs", "rmdir", "removedirs", "rename", "replace")}
+    | {"shutil.rmtree"}
+)
+#: Functions whose second argument is a path they write.
+_WRITING_SECOND = frozenset(f"shutil.{name}" for name in ("copy", "copy2", "copyfile", "copytree", "move")) | frozenset(
+    {"os.rename", "os.replace", "os.symlink", "os.link"}
+)
+_OPEN = frozenset({"io.open", "builtins.open"})
+#: What a mode holds when the file is opened to be changed.
+_WRITING_MODES = frozenset("wax+")
 
 
 @dataclass(frozen=True)
@@ -41,6 +65,16 @@ class DataRef:
     """A data path the module names: where, and its target (relative to ``src``)."""
 
     pos: Pos
+    target: str | None
+
+
+@dataclass(frozen=True)
+class DataWrite:
+    """A call that changes a path of the bundle the module runs from: where, the call as a
+    message shows it, and the path it changes (relative to ``src``; ``None`` when above it)."""
+
+    pos: Pos
+    shown: str
     target: str | None
 
 
@@ -111,6 +145,8 @@ class _Reader:
 
     def qualified(self, node: ast.expr) -> str | None:
         if isinstance(node, ast.Name):
+            if node.id == "open" and "open" not in self.aliases and "open" not in self.names:
+                return "builtins.open"
             return self.aliases.get(node.id)
         if isinstance(node, ast.Attribute):
             base = self.qualified(node.value)
@@ -198,17 +234,36 @@ def _column(lines: list[str], line: int, offset: int) -> int:
     return offset if text.isascii() else len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
 
 
-@functools.lru_cache(maxsize=1024)
-def data_references(source: bytes, member: str) -> tuple[DataRef, ...]:
-    """The data paths the module at ``member`` (relative to ``src``) names, outermost first."""
+class _Parsed(NamedTuple):
+    reader: _Reader
+    tree: ast.Module
+    lines: list[str]
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(source: bytes, member: str) -> _Parsed | None:
+    """The module's tree and a reader of its paths; ``None`` when it names no path of its own."""
     if b"__file__" not in source and b"files" not in source:
-        return ()
+        return None
     try:
         tree = ast.parse(source)
         lines = importlib.util.decode_source(source).splitlines()
     except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
+        return None
+    return _Parsed(_Reader(tree, member), tree, lines)
+
+
+def _target(value: _Value) -> str | None:
+    return "/".join(value.parts) if value.parts is not None else None
+
+
+@functools.lru_cache(maxsize=1024)
+def data_references(source: bytes, member: str) -> tuple[DataRef, ...]:
+    """The data paths the module at ``member`` (relative to ``src``) names, outermost first."""
+    parsed = _parsed(source, member)
+    if parsed is None:
         return ()
-    reader = _Reader(tree, member)
+    reader, tree, lines = parsed
     inner: set[int] = set()
     found: list[tuple[ast.expr, _Value]] = []
     for node in ast.walk(tree):
@@ -221,9 +276,60 @@ def data_references(source: bytes, member: str) -> tuple[DataRef, ...]:
         if value.named:
             found.append((node, value))
     return tuple(
-        DataRef(
-            Pos(node.lineno, _column(lines, node.lineno, node.col_offset)),
-            "/".join(value.parts) if value.parts is not None else None,
-        )
+        DataRef(Pos(node.lineno, _column(lines, node.lineno, node.col_offset)), _target(value))
         for node, value in sorted(found, key=lambda item: (item[0].lineno, item[0].col_offset))
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def data_writes(source: bytes, member: str) -> tuple[DataWrite, ...]:
+    """The calls of the module at ``member`` that change a path of its own bundle, in source order."""
+    parsed = _parsed(source, member)
+    if parsed is None:
+        return ()
+    reader, tree, lines = parsed
+    found: list[tuple[ast.Call, _Value]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            value = next(filter(None, map(reader.value, _written(reader, node))), None)
+            if value is not None:
+                found.append((node, value))
+    found.sort(key=lambda item: (item[0].lineno, item[0].col_offset))
+    return tuple(
+        DataWrite(Pos(node.lineno, _column(lines, node.lineno, node.col_offset)), _shown(node), _target(value))
+        for node, value in found
+    )
+
+
+def _written(reader: _Reader, node: ast.Call) -> list[ast.expr]:
+    """The path expressions ``node`` changes the file system at, if it is a call that does."""
+    function = node.func
+    if isinstance(function, ast.Attribute) and reader.qualified(function) is None:
+        if function.attr in _WRITING_METHODS or (function.attr == "open" and _writes(_argument(node, 0, "mode"))):
+            return [function.value]
+        return []
+    name = reader.qualified(function)
+    found = []
+    if name in _OPEN and _writes(_argument(node, 1, "mode")):
+        found.append(_argument(node, 0, "file"))
+    if name in _WRITING_FIRST:
+        found.append(_argument(node, 0, "path") or _argument(node, 0, "src"))
+    if name in _WRITING_SECOND:
+        found.append(_argument(node, 1, "dst"))
+    return [path for path in found if path is not None]
+
+
+def _argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    if len(node.args) > index and not any(isinstance(arg, ast.Starred) for arg in node.args[: index + 1]):
+        return node.args[index]
+    return next((item.value for item in node.keywords if item.arg == keyword), None)
+
+
+def _writes(mode: ast.expr | None) -> bool:
+    """Whether a literal ``open`` mode opens the file to change it."""
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(_WRITING_MODES & set(mode.value))
+
+
+def _shown(node: ast.Call) -> str:
+    text = ast.unparse(node.func)
+    return (text if len(text) <= 60 else text[:57] + "...") + "(...)"

@@ -10,7 +10,7 @@ import pytest
 from helpers import RunSkill, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.config import read_config
-from skillc.compiler.data_refs import data_references
+from skillc.compiler.data_refs import data_references, data_writes
 from skillc.compiler.globs import matches_any
 from skillc.compiler.source_tree import discover_data
 from skillc.contracts.errors import ConfigError
@@ -132,3 +132,56 @@ def test_references_that_are_not_literal_are_not_followed() -> None:
         b"    d = Path(__file__).stem\n"
     )
     assert data_references(source, "shop/tools.py") == ()
+
+
+_PATHS = "import io, os, shutil\nfrom pathlib import Path\n\nHERE = Path(__file__).parent\nLOG = HERE / 'log.txt'\n\n\ndef f(data):\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "shown", "target"),
+    [
+        ("LOG.write_text(data)", "LOG.write_text(...)", "shop/log.txt"),
+        ("(HERE / 'x.bin').write_bytes(data)", "(HERE / 'x.bin').write_bytes(...)", "shop/x.bin"),
+        ("LOG.open('a')", "LOG.open(...)", "shop/log.txt"),
+        ("LOG.open(mode='r+')", "LOG.open(...)", "shop/log.txt"),
+        ("open(LOG, 'w')", "open(...)", "shop/log.txt"),
+        ("open(file=LOG, mode='xb')", "open(...)", "shop/log.txt"),
+        ("io.open(LOG, 'ab')", "io.open(...)", "shop/log.txt"),
+        ("LOG.touch()", "LOG.touch(...)", "shop/log.txt"),
+        ("LOG.unlink()", "LOG.unlink(...)", "shop/log.txt"),
+        ("(HERE / 'cache').mkdir()", "(HERE / 'cache').mkdir(...)", "shop/cache"),
+        ("os.makedirs(os.path.join(os.path.dirname(__file__), 'out'))", "os.makedirs(...)", "shop/out"),
+        ("os.remove(LOG)", "os.remove(...)", "shop/log.txt"),
+        ("os.replace(data, LOG)", "os.replace(...)", "shop/log.txt"),
+        ("shutil.copy(data, HERE / 'copy.txt')", "shutil.copy(...)", "shop/copy.txt"),
+        ("shutil.rmtree(HERE.parent / 'old')", "shutil.rmtree(...)", "old"),
+        ("(HERE.parent.parent / 'out.txt').write_text(data)", "(HERE.parent.parent / 'out.txt').write_text(...)", None),
+    ],
+)
+def test_each_write_to_a_path_of_the_bundle_is_found(call: str, shown: str, target: str | None) -> None:
+    source = (_PATHS + f"    {call}\n").encode()
+    [found] = data_writes(source, "shop/tools.py")
+    assert (found.pos.line, found.pos.col, found.shown, found.target) == (9, 4, shown, target)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "LOG.read_text()",
+        "open(LOG)",
+        "open(LOG, 'rb')",
+        "LOG.open()",
+        "open(LOG, data)",  # a mode only running the code would tell
+        "open('/tmp/log.txt', 'a')",
+        "shutil.copy(LOG, '/tmp/log.txt')",  # read from the bundle, written elsewhere
+        "(Path(data) / 'x').write_text(data)",
+        "(HERE / data).write_text(data)",  # a name only running the code would tell
+    ],
+)
+def test_reads_and_writes_elsewhere_are_not_writes_to_the_bundle(call: str) -> None:
+    assert data_writes((_PATHS + f"    {call}\n").encode(), "shop/tools.py") == ()
+
+
+def test_an_open_that_is_not_the_builtin_is_not_read_as_one() -> None:
+    source = b"from pathlib import Path\nfrom gzip import open\n\nopen(Path(__file__).parent / 'x.gz', 'w')\n"
+    assert data_writes(source, "shop/tools.py") == ()

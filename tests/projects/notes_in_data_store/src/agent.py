@@ -1,0 +1,5 @@
+from skillc import Agent, Skill
+
+from notes import add_note, list_notes
+
+agent = Agent(name="notes", skills=[Skill(name="notes", tools=[add_note, list_notes])])
