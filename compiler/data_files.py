@@ -91,7 +91,7 @@ def bundle_data(
         if source is None:
             continue
         writes = data_writes(source, member)
-        written = {write.target for write in writes}
+        written = {write.target for write in writes if write.exact}
         for write in writes:
             findings.append(_write_finding(linker, path, write))
         for reference in data_references(source, member):
@@ -110,7 +110,8 @@ def _write_finding(linker: Linker, path: str, write: DataWrite) -> Finding:
     if write.target is None:
         where = "a path above the module's package, beside the bundle the module runs from"
     else:
-        where = f"{src}/{write.target}" if src != "." else write.target
+        shown = f"{src}/{write.target}" if src != "." else write.target
+        where = shown if write.exact else f"a path under {shown}"
         where += ", inside the bundle the module runs from"
     return Finding(
         WRITE_INTO_BUNDLE,

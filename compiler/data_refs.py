@@ -71,11 +71,16 @@ class DataRef:
 @dataclass(frozen=True)
 class DataWrite:
     """A call that changes a path of the bundle the module runs from: where, the call as a
-    message shows it, and the path it changes (relative to ``src``; ``None`` when above it)."""
+    message shows it, and the path it changes (relative to ``src``; ``None`` when above it).
+
+    ``exact`` is false for a path whose last parts only running the code would tell
+    (``HERE / f"{name}.json"``): ``target`` is then the folder it is in, or below.
+    """
 
     pos: Pos
     shown: str
     target: str | None
+    exact: bool = True
 
 
 class _Value(NamedTuple):
@@ -288,17 +293,41 @@ def data_writes(source: bytes, member: str) -> tuple[DataWrite, ...]:
     if parsed is None:
         return ()
     reader, tree, lines = parsed
-    found: list[tuple[ast.Call, _Value]] = []
+    found: list[tuple[ast.Call, _Value, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            value = next(filter(None, map(reader.value, _written(reader, node))), None)
-            if value is not None:
-                found.append((node, value))
+            for path in _written(reader, node):
+                located = _within(reader, path)
+                if located is not None:
+                    found.append((node, *located))
+                    break
     found.sort(key=lambda item: (item[0].lineno, item[0].col_offset))
     return tuple(
-        DataWrite(Pos(node.lineno, _column(lines, node.lineno, node.col_offset)), _shown(node), _target(value))
-        for node, value in found
+        DataWrite(Pos(node.lineno, _column(lines, node.lineno, node.col_offset)), _shown(node), _target(value), exact)
+        for node, value, exact in found
     )
+
+
+def _within(reader: _Reader, node: ast.expr) -> tuple[_Value, bool] | None:
+    """The path ``node`` names and ``True``; or, when only running the code would tell its last
+    parts (``HERE / name``, ``HERE.joinpath(name)``, ``os.path.join(HERE, name)``), the folder it
+    is under and ``False``; ``None`` when it is not a path of the bundle."""
+    value = reader.value(node)
+    if value is not None:
+        return value, True
+    base: ast.expr | None = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        base = node.left
+    elif isinstance(node, ast.Call) and node.args:
+        function = node.func
+        if isinstance(function, ast.Attribute) and function.attr == "joinpath" and reader.qualified(function) is None:
+            base = function.value
+        elif reader.qualified(function) in _JOIN | _PATH_TYPES:
+            base = node.args[0]
+    if base is None:
+        return None
+    inner = _within(reader, base)
+    return (inner[0], False) if inner is not None else None
 
 
 def _written(reader: _Reader, node: ast.Call) -> list[ast.expr]:

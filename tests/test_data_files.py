@@ -175,11 +175,26 @@ def test_each_write_to_a_path_of_the_bundle_is_found(call: str, shown: str, targ
         "open('/tmp/log.txt', 'a')",
         "shutil.copy(LOG, '/tmp/log.txt')",  # read from the bundle, written elsewhere
         "(Path(data) / 'x').write_text(data)",
-        "(HERE / data).write_text(data)",  # a name only running the code would tell
     ],
 )
 def test_reads_and_writes_elsewhere_are_not_writes_to_the_bundle(call: str) -> None:
     assert data_writes((_PATHS + f"    {call}\n").encode(), "shop/tools.py") == ()
+
+
+@pytest.mark.parametrize(
+    ("call", "target"),
+    [
+        ("(HERE / data).write_text(data)", "shop"),
+        ("open(HERE / 'cache' / f'{data}.json', 'w')", "shop/cache"),
+        ("HERE.joinpath(data, 'x').touch()", "shop"),
+        ("os.makedirs(os.path.join(os.path.dirname(__file__), data))", "shop"),
+        ("shutil.copy(data, Path(HERE.parent, data))", ""),
+    ],
+)
+def test_a_write_under_a_folder_of_the_bundle_is_found_whatever_the_name(call: str, target: str) -> None:
+    """Only running the code would tell the file's name, but not that it is in the bundle."""
+    [found] = data_writes((_PATHS + f"    {call}\n").encode(), "shop/tools.py")
+    assert (found.target, found.exact) == (target, False)
 
 
 def test_an_open_that_is_not_the_builtin_is_not_read_as_one() -> None:
