@@ -33,6 +33,7 @@ from .bundle import (
     finding_order,
     plan_bundle,
     plan_files,
+    third_party,
     write_archive,
 )
 from .cache import ARTIFACT_SHARDS, artifacts_file, load_cache, write_cache
@@ -313,6 +314,11 @@ def build_artifacts(
         entry = condition_module_name(skill.name)
         extra, found = bundle_data(linker, closure(linker, skill.module)[0], sources, data)
         findings.extend(found)
+        # What the condition's third-party imports lack, where no tool's bundle said it at the same place.
+        said = {(finding.code, finding.path, finding.pos) for finding in findings}
+        runner = f"the condition() of skill {skill.name!r}"
+        _, lacking = third_party(linker, skill.module, dependencies, runner)
+        findings.extend(item for item in lacking if (item.code, item.path, item.pos) not in said)
         files = [
             *plan_files(linker, skill.module, sources),
             *extra,

@@ -44,6 +44,7 @@ __all__ = [
     "normalize",
     "plan_bundle",
     "plan_files",
+    "third_party",
     "write_archive",
 ]
 
@@ -108,21 +109,37 @@ class Bundle:
 
 
 def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], dependencies: Dependencies) -> Bundle:
-    """Gather the files, entry module and requirements of ``tool``'s bundle.
+    """Gather the files, entry module and requirements of ``tool``'s bundle, and what its
+    third-party imports lack (``third_party``).
 
-    ``sources`` maps a module's path (relative to the project) to its bytes.  An
-    undeclared third-party distribution is reported once per bundle, at its first import,
-    named by the installed distribution that provides it when one does; so is a declared
-    one that the tool needs whatever happens and that no installed package provides, and
-    the module an imported name needs (``requirements.IMPLIED_IMPORTS``) when it is missing.
+    ``sources`` maps a module's path (relative to the project) to its bytes.
     """
-    _, external = closure(linker, tool.module)
     files = plan_files(linker, tool.module, sources)
     entry = entry_module_name(tool.name)
     files.append((f"{entry}.py", entry_source(tool).encode()))
+    requirements, findings = third_party(linker, tool.module, dependencies, TOOL_RUNS)
+    return Bundle(tool.name, entry, tuple(sorted(files)), requirements, findings)
+
+
+#: Who runs a tool bundle's imports, as ``third_party``'s messages name it.
+TOOL_RUNS = "the tool"
+
+
+def third_party(
+    linker: Linker, start: str, dependencies: Dependencies, runner: str
+) -> tuple[tuple[str, ...], tuple[Finding, ...]]:
+    """The requirements of the third-party imports of ``start``'s closure, and what they lack.
+
+    An undeclared distribution is reported once, at its first import, named by the installed
+    distribution that provides it when one does; so is a declared one that ``runner`` (the
+    tool, or a skill's condition) needs whatever happens and that no installed package
+    provides, and the module an imported name needs (``requirements.IMPLIED_IMPORTS``) when
+    it is missing.
+    """
+    _, external = closure(linker, start)
     requirements: set[str] = set()
     reported: dict[str, Finding] = {}
-    needed = _Needed(linker, tool.module, dependencies)
+    needed = _Needed(linker, start, dependencies, runner)
     for module, item in external:
         top = item.module.split(".")[0] if item.module else (item.name or "")
         if not top or top in sys.stdlib_module_names or top == "__future__":
@@ -134,17 +151,18 @@ def plan_bundle(linker: Linker, tool: ToolInfo, sources: Mapping[str, bytes], de
             known = reported.get(key)
             if known is None or finding_order(finding) < finding_order(known):
                 reported[key] = finding
-    findings = tuple(sorted(reported.values(), key=finding_order))
-    return Bundle(tool.name, entry, tuple(sorted(files)), tuple(sorted(requirements)), findings)
+    return tuple(sorted(requirements)), tuple(sorted(reported.values(), key=finding_order))
 
 
 class _Needed:
     """What one bundle's third-party imports need that the project or the environment lacks."""
 
-    def __init__(self, linker: Linker, start: str, dependencies: Dependencies) -> None:
+    def __init__(self, linker: Linker, start: str, dependencies: Dependencies, runner: str) -> None:
         self.linker = linker
         self.start = start
         self.dependencies = dependencies
+        #: Who runs the bundle's imports, as the messages name it (``TOOL_RUNS``, a skill's condition).
+        self.runner = runner
         #: ``closure.required_external``, worked out only once something is missing.
         self._required: frozenset[tuple[str, ImportBinding]] | None = None
 
@@ -166,7 +184,7 @@ class _Needed:
                 declared_as,
                 Finding(
                     DEPENDENCY_NOT_INSTALLED,
-                    _not_installed(top, declared_as),
+                    _not_installed(top, declared_as, self.runner),
                     path,
                     pos,
                     hint=_install_hint(declared_as),
@@ -177,7 +195,7 @@ class _Needed:
             if distribution is None:
                 message = f"{top!r} is imported but not declared in [project] dependencies"
                 if missing:
-                    message += ", and no installed package provides it: the tool cannot run here"
+                    message += f", and no installed package provides it: {self.runner} cannot run here"
                 hint = f"add the distribution that provides {top!r} to pyproject.toml"
             else:
                 message = f"{top!r} is imported but its distribution {distribution!r} is not declared in [project] dependencies"
@@ -192,7 +210,7 @@ class _Needed:
                 Finding(
                     DEPENDENCY_NOT_INSTALLED,
                     f"{item.name} needs {imported!r}, which no installed package provides ({requirement!r} brings it): "
-                    "the tool cannot run in this environment",
+                    f"{self.runner} cannot run in this environment",
                     path,
                     pos,
                     hint=f"declare {requirement!r} in [project] dependencies and install it where skill runs "
@@ -208,16 +226,16 @@ def _install_hint(requirement: str) -> str:
     )
 
 
-def _not_installed(top: str, requirement: str) -> str:
-    """What a missing dependency means for the tool; the requirement named when its name is not ``top``'s."""
+def _not_installed(top: str, requirement: str, runner: str) -> str:
+    """What a missing dependency means for ``runner``; the requirement named when its name is not ``top``'s."""
     declared = (
         "declared in [project] dependencies"
         if normalize(top) in declared_requirements([requirement])
         else f"declared as {requirement!r} in [project] dependencies"
     )
     return (
-        f"{top!r} ({declared}) is imported whenever the tool runs, "
-        "but no installed package provides it: the tool cannot run in this environment"
+        f"{top!r} ({declared}) is imported whenever {runner} runs, "
+        f"but no installed package provides it: {runner} cannot run in this environment"
     )
 
 

@@ -13,7 +13,7 @@ import types
 from pathlib import Path
 
 import pytest
-from helpers import SKILL, run_command, write_project
+from helpers import SKILL, RunSkill, run_command, write_project
 from skillc.compiler.api import compile_project
 
 AGENT = """\
@@ -285,6 +285,51 @@ def test_an_undeclared_package_that_is_not_installed_either_says_both(tmp_path: 
             "'weatherlib' is imported but not declared in [project] dependencies, "
             "and no installed package provides it: the tool cannot run here",
         )
+    ]
+
+
+_GATED_AGENT = (
+    "from skillc import Agent, Skill\n\nfrom gates import weather_ready\nfrom tools import forecast\n\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[forecast], condition=weather_ready)])\n'
+)
+_GATES = "import weatherlib\n\n\ndef weather_ready() -> bool:\n    return weatherlib.ready()\n"
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_package_a_skills_condition_needs_is_checked_as_a_tools_is(
+    tmp_path: Path, skill: RunSkill, declared: bool
+) -> None:
+    """A condition whose module cannot import hides its skill on every turn: the compile says so first."""
+    pyproject = PYPROJECT.replace('"PyFakeYAML>=1"', '"weatherlib>=2"') if declared else PYPROJECT
+    project = write_project(tmp_path, {"agent.py": _GATED_AGENT, "gates.py": _GATES, "tools.py": _tools()}, pyproject)
+    report = compile_project(project, use_cache=False)
+    runner = "the condition() of skill 's'"
+    message = (
+        f"'weatherlib' (declared in [project] dependencies) is imported whenever {runner} runs, but no installed "
+        f"package provides it: {runner} cannot run in this environment"
+        if declared
+        else "'weatherlib' is imported but not declared in [project] dependencies, and no installed package "
+        f"provides it: {runner} cannot run here"
+    )
+    code = "skill/dependency-not-installed" if declared else "skill/undeclared-dependency"
+    assert [(d.code, d.path, d.line, d.col, d.message) for d in report.diagnostics] == [
+        (code, "src/gates.py", 1, 7, message)
+    ]
+    offered = skill(
+        "chat", "-m", "/tools", cwd=project, env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "SKILL_MODEL": ""}
+    )
+    assert "skill 's' is hidden this turn: its code cannot be loaded" in offered.stderr, offered.stderr
+    assert "No module named 'weatherlib'" in offered.stderr
+
+
+def test_a_condition_in_a_tools_module_is_reported_once(tmp_path: Path) -> None:
+    gated = _tools("import weatherlib\n") + "\n\ndef weather_ready() -> bool:\n    return weatherlib.ready()\n"
+    agent = _GATED_AGENT.replace("from gates import weather_ready", "from tools import weather_ready")
+    pyproject = PYPROJECT.replace('"PyFakeYAML>=1"', '"weatherlib>=2"')
+    project = write_project(tmp_path, {"agent.py": agent, "tools.py": gated}, pyproject)
+    report = compile_project(project, use_cache=False)
+    assert [(d.code, d.path, d.line) for d in report.diagnostics] == [
+        ("skill/dependency-not-installed", "src/tools.py", 4)
     ]
 
 
