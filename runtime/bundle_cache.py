@@ -31,6 +31,13 @@ keeps what an active week used) is removed, and made again if it is ever needed:
   ``_FINISH_WAIT`` seconds for it.  Any error while pruning is logged and ignored.
 
 Where ``flock`` does not exist (Windows), nothing is held and nothing is pruned.
+
+An extracted folder is sealed once written (``seal``): every folder in it ``0o555``, every
+file ``0o444``, so that a tool that writes into the bundle it runs from (a notes file next
+to its module) fails there with ``PermissionError``, as the compile's
+``skill/write-into-bundle`` says, instead of changing a cache that other tools never read
+and the next compile replaces.  (The superuser writes anyway: permissions do not bind it.)
+``remove_tree`` unseals what it removes.
 """
 
 from __future__ import annotations
@@ -53,7 +60,17 @@ if sys.platform != "win32":
     import fcntl
     import resource
 
-__all__ = ["MAX_AGE", "hold_folder", "locks_folder", "private_folder", "prune_bundles", "schedule_prune"]
+__all__ = [
+    "MAX_AGE",
+    "SEALED_FILE",
+    "hold_folder",
+    "locks_folder",
+    "private_folder",
+    "prune_bundles",
+    "remove_tree",
+    "schedule_prune",
+    "seal",
+]
 
 logger = logging.getLogger("skillc.runtime")
 
@@ -101,6 +118,32 @@ def private_folder(path: Path) -> bool:
     if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
         return False
     return True
+
+
+#: The mode of every folder of a sealed extraction: read and list, never change.
+SEALED_FOLDER = 0o555
+#: The mode an extracted file is created with.
+SEALED_FILE = 0o444
+#: Whether folders are sealed here (Windows reads 0o444 as "read-only", which no removal undoes).
+_SEALING = sys.platform != "win32"
+
+
+def seal(folder: Path) -> None:
+    """Make every folder of the extracted ``folder`` (itself included) read and list only; its
+    files were created read-only (``SEALED_FILE``).  Never through a link."""
+    if _SEALING:
+        for _, _, _, descriptor in os.fwalk(folder):
+            os.fchmod(descriptor, SEALED_FOLDER)
+
+
+def remove_tree(name: str | Path, folder: int | None = None) -> None:
+    """Remove the tree ``name`` (in the folder open as ``folder``, if given), sealed or not, never
+    following a link; whatever cannot be removed stays."""
+    if _SEALING:
+        with contextlib.suppress(OSError):
+            for _, _, _, descriptor in os.fwalk(name, dir_fd=folder):
+                os.fchmod(descriptor, 0o700)
+    shutil.rmtree(name, ignore_errors=True, dir_fd=folder)
 
 
 def locks_folder(root: Path) -> Path:
@@ -357,7 +400,7 @@ def _prune(root: int, locks: int, cutoff: float) -> tuple[str, ...]:
         info = _lstat(name, root) if leftover else None
         if info is not None and stat.S_ISDIR(info.st_mode):
             if name.startswith(_ASIDE) or info.st_mtime < now - _WORK_AGE:
-                shutil.rmtree(name, ignore_errors=True, dir_fd=root)
+                remove_tree(name, root)
     return tuple(removed)
 
 
@@ -395,7 +438,7 @@ def _prune_one(root: int, locks: int, sha256: str, cutoff: float) -> bool:
     finally:
         os.close(descriptor)
     if aside is not None:
-        shutil.rmtree(aside, ignore_errors=True, dir_fd=root)
+        remove_tree(aside, root)
     return True
 
 

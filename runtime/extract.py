@@ -6,7 +6,8 @@ member of a zip.  ``extracted_folder`` writes the bundle's files into a folder n
 by the bundle's sha256 (``$XDG_CACHE_HOME/skillc/bundles/<sha256>/``, else
 ``~/.cache/...``, else a private folder in the temporary directory) and returns it;
 a folder that already exists is reused as it is: its name is the content it was
-made from, and only this user can write there.  The process holds the folder from before
+made from, and only this user can write there, and it is sealed once written
+(``bundle_cache.seal``: read-only, so that no tool changes the files it reads).  The process holds the folder from before
 it first looks at it until it ends, and folders that no process used for a week are
 removed (``bundle_cache``): the cache does not grow for ever, and a folder in use is never
 taken away.
@@ -23,12 +24,11 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from .bundle_cache import hold_folder, private_folder, schedule_prune
+from .bundle_cache import SEALED_FILE, hold_folder, private_folder, remove_tree, schedule_prune, seal
 
 __all__ = ["bundle_cache_root", "extracted_folder", "unsafe_member"]
 
@@ -74,7 +74,7 @@ def _write(folder: Path, files: Mapping[str, bytes]) -> None:
     for name, content in files.items():
         target = folder / name
         target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-        descriptor = os.open(target, _WRITE_FLAGS, 0o644)
+        descriptor = os.open(target, _WRITE_FLAGS, SEALED_FILE)
         with os.fdopen(descriptor, "wb") as stream:
             stream.write(content)
 
@@ -103,10 +103,11 @@ def extracted_folder(
         return None
     try:
         _write(work, files)
-        os.chmod(work, 0o755)
+        os.chmod(work, 0o755)  # mkdtemp makes it private; the sources it holds are not secret
+        seal(work)
         os.rename(work, final)
     except OSError as error:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
         if error.errno in (errno.EEXIST, errno.ENOTEMPTY) and private_folder(final):
             return final  # another process extracted it first
         return None

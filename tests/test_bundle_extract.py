@@ -11,8 +11,10 @@ import hashlib
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
 import zipfile
 from pathlib import Path
@@ -21,6 +23,7 @@ import pytest
 from helpers import RunSkill, write_project
 from skillc.compiler.bundle import write_archive
 from skillc.runtime import extract
+from skillc.runtime.bundle_cache import remove_tree
 from skillc.runtime.bundles import LoadError, ModuleSpace
 from skillc.runtime.distfiles import read_manifest
 from skillc.runtime.store import DistStore
@@ -199,3 +202,92 @@ def test_a_tampered_bundle_is_refused_before_it_is_extracted(
     with pytest.raises(LoadError, match="does not match the sha256"):
         load()
     assert sorted(path.name for path in bundles.iterdir()) == extracted  # nothing new was extracted
+
+
+def test_an_extracted_folder_is_sealed_read_only(cache: Path) -> None:
+    data = _archive(FILES)
+    _load(data)
+    folder = cache / hashlib.sha256(data).hexdigest()
+    modes = {path.relative_to(folder).as_posix(): stat.S_IMODE(path.lstat().st_mode) for path in folder.rglob("*")}
+    assert modes == {"shop": 0o555, "shop/data": 0o555, **{name: 0o444 for name in FILES}}
+    assert stat.S_IMODE(folder.lstat().st_mode) == 0o555
+
+
+#: A tool that writes next to its module through a path the compile cannot follow (a class attribute).
+_WRITER = '''\
+from pathlib import Path
+
+from skillc import tool
+
+
+class Store:
+    path = Path(__file__).parent / "notes.json"
+
+
+@tool
+def add_note(text: str) -> str:
+    """Add a note."""
+    Store.path.write_text(text)
+    return "saved"
+'''
+_WRITER_AGENT = (
+    "from skillc import Agent, Skill\nfrom notes import add_note\n\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[add_note])])\n'
+)
+_PRUNE = (
+    "import sys\nfrom pathlib import Path\nfrom skillc.runtime.bundle_cache import prune_bundles\n"
+    "print(len(prune_bundles(Path(sys.argv[1]), max_age=0)))\n"
+)
+
+
+def _unprivileged(folder: Path) -> list[str]:
+    """The prefix that runs a command as a user whom permissions bind, owning ``folder``."""
+    if os.geteuid() != 0:
+        return []
+    prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    try:
+        probe = subprocess.run([*prefix, sys.executable, "-c", "import skillc"], capture_output=True, timeout=60)
+    except FileNotFoundError:
+        pytest.skip("running as root, and setpriv is not here to run as another user")
+    if probe.returncode != 0:
+        pytest.skip("running as root, and the user nobody cannot run this Python")
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, 65534, 65534)
+    return prefix
+
+
+def test_a_tool_that_writes_into_its_bundle_fails_and_the_sealed_folder_is_still_pruned(tmp_path: Path) -> None:
+    """Where permissions bind (not for the superuser), the write fails loudly, never into the cache."""
+    home = Path(tempfile.mkdtemp(prefix="skillc-sealed-"))  # outside tmp_path: another user must reach it
+    try:
+        project = write_project(home / "project", {"notes.py": _WRITER, "agent.py": _WRITER_AGENT, "notes.json": "[]"})
+        (home / "cache").mkdir()
+        prefix = _unprivileged(home)
+        env = {**os.environ, "XDG_CACHE_HOME": str(home / "cache"), "HOME": str(home)}
+        skill = [
+            str(Path(sys.executable).with_name("skill")),
+            "test",
+            "--name",
+            "add_note",
+            "--input",
+            '{"text": "hi"}',
+        ]
+        called = subprocess.run(
+            [*prefix, *skill, "--json", str(project)], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert called.returncode == 1, called.stdout + called.stderr
+        output = json.loads(called.stdout)["output"]
+        assert output.startswith("The tool failed: PermissionError: [Errno 13] Permission denied: "), output
+        [extracted] = [path for path in (home / "cache/skillc/bundles").iterdir() if not path.name.startswith(".")]
+        assert (extracted / "notes.json").read_text() == "[]"
+        pruned = subprocess.run(
+            [*prefix, sys.executable, "-c", _PRUNE, str(home / "cache/skillc/bundles")],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert (pruned.returncode, pruned.stdout) == (0, "1\n"), pruned.stderr
+        assert list(extracted.parent.iterdir()) == []  # nothing left aside either
+    finally:
+        remove_tree(home)
