@@ -170,7 +170,8 @@ ROWS: tuple[CheckRow, ...] = (
         Severity.WARNING,
         "A call is given a relative path that names a file of the project from the project's folder "
         '(open("src/data/orders.json"), or open("settings.json") of a file outside src/, which no bundle '
-        "holds): a compiled tool runs wherever its process started, where the path names nothing or another file.",
+        'holds), or makes or changes a file at a relative path (sqlite3.connect("notes.db")): a compiled tool '
+        "runs wherever its process started, where the path names nothing or another file.",
     ),
     CheckRow(
         "skill/model-field-conflict",

@@ -7,6 +7,12 @@ of the process, which for a compiled tool is wherever the process loading it sta
 each literal that could name a file (a ``/`` between names, or a name with an extension),
 anywhere in the module, function bodies included; whether it names a file of the project is
 decided where the project's files are known (``working_folder_check``).
+
+Each literal is kept with how the call uses it (``PathUse``): the name of the function
+called as written (``sqlite3.connect``, ``open``, ``Path``), and for ``open`` the mode when
+it is a literal, and for ``Path("x")`` the method called on it at once (``.write_text``).
+Whether that use makes or changes the file is decided where names are resolved: the
+check reports a write to a path that names no file of the project too.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import ast
 import re
 from collections.abc import Callable
 
+from .index_types import PathUse
 from .types import Pos
 
 __all__ = ["find_path_literals"]
@@ -27,17 +34,55 @@ _PATH = re.compile(_PATH_PATTERN)
 _QUOTED_PATH = re.compile(rb"""\(\s*["'](?:""" + _PATH_PATTERN.encode() + rb""")["']""")
 
 
+def _dotted(node: ast.expr) -> str:
+    """``a.b.c`` for a name or an attribute chain; ``""`` for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _mode(call: ast.Call, index: int = 1) -> str | None:
+    """The ``mode`` of an ``open``-like call (the positional argument ``index``, or ``mode=``) when it is a literal."""
+    found = (
+        call.args[index]
+        if len(call.args) > index
+        else next((keyword.value for keyword in call.keywords if keyword.arg == "mode"), None)
+    )
+    if found is None:
+        return "r"
+    return found.value if isinstance(found, ast.Constant) and isinstance(found.value, str) else None
+
+
 def find_path_literals(
     tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]
-) -> tuple[tuple[str, Pos], ...]:
-    """Each string shaped like a relative path that is the first positional argument of a call, in order."""
+) -> tuple[tuple[str, Pos, PathUse], ...]:
+    """Each string shaped like a relative path that is the first positional argument of a call, in
+    order, with how the call uses it."""
     if _QUOTED_PATH.search(source) is None:
         return ()
-    found: list[tuple[str, Pos]] = []
+    #: The method called on a call's result at once (``Path("x").write_text(...)``), by the inner call.
+    methods: dict[int, tuple[str, str | None]] = {}
+    found: list[tuple[str, Pos, ast.Call]] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not node.args:
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        if isinstance(function, ast.Attribute) and isinstance(function.value, ast.Call):
+            methods[id(function.value)] = (function.attr, _mode(node, 0) if function.attr == "open" else None)
+        if not node.args:
             continue
         first = node.args[0]
         if isinstance(first, ast.Constant) and type(first.value) is str and _PATH.fullmatch(first.value):
-            found.append((first.value, position(first)))
-    return tuple(sorted(found, key=lambda item: (item[1].line, item[1].col)))
+            found.append((first.value, position(first), node))
+    found.sort(key=lambda item: (item[1].line, item[1].col))
+    uses = []
+    for literal, pos, call in found:
+        method, method_mode = methods.get(id(call), ("", None))
+        use = PathUse(_dotted(call.func), _mode(call), method, method_mode)
+        uses.append((literal, pos, use))
+    return tuple(uses)

@@ -276,6 +276,19 @@ class ClassInfo:
         return found
 
 
+class PathUse(NamedTuple):
+    """How a call uses the path literal it is given first (``index_paths``): the function called as
+    written (``sqlite3.connect``, ``open``, ``Path``; ``""`` when it is not a name), its ``mode`` when
+    that is a literal (``"r"`` when none is given; ``None`` when only running the code would tell),
+    and the method called on the call's result at once (``Path("x").write_text``: ``"write_text"``)
+    with that method's literal mode.  (A named tuple: one is loaded with every cached module index.)"""
+
+    function: str
+    mode: str | None
+    method: str
+    method_mode: str | None
+
+
 class ImportEffects(NamedTuple):
     """What code run at import does that fails the import where a tool is loaded
     (``index_import_effects.find_import_effects``), in source order.  Each item: the name the code
@@ -329,4 +342,4 @@ class ModuleIndex:
     changed_in_place: tuple[tuple[str, str, Pos], ...] = ()
     #: The string literals passed as a call's first argument that are shaped like a relative
     #: path (``open("data/orders.json")``), and where (``index_paths``).
-    path_literals: tuple[tuple[str, Pos], ...] = ()
+    path_literals: tuple[tuple[str, Pos, PathUse], ...] = ()

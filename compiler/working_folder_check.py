@@ -10,6 +10,13 @@ project from the project's folder or from ``src``, or a file of the project's fo
 ``src`` (``open("settings.json")`` beside ``pyproject.toml``), which no bundle holds at all.
 It is a warning: the code does run in the one folder where the path is right.
 
+A relative path that names no file of the project is reported too when the call makes or
+changes the file there (``sqlite3.connect("notes.db")``, ``open("out.log", "a")``,
+``logging.FileHandler("agent.log")``, ``Path("cache").mkdir()``): each process that runs
+the tool writes its own file in whatever folder it started in, and under a host that
+starts ``skill serve`` in a folder it cannot write (often ``/``), the call fails, at import
+for code run there, so every tool of the module with it.
+
 It reads the project's file list besides the summaries: the link runs it, and is done
 again when a file is added, removed or renamed (``link_cache.config_digest``).  Files
 outside ``src`` are not listed (the project's folder may hold a virtual environment): each
@@ -26,11 +33,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .index_types import PathUse
     from .resolve import Linker
+    from .types import Pos
 
 __all__ = ["CODE", "RootFiles", "check_working_folder_paths", "same_root_files"]
 
 CODE = "skill/working-folder-path"
+#: Functions that make or change the file their first argument names, whatever else they are given.
+_WRITING = frozenset(
+    {
+        "sqlite3.connect",
+        "shelve.open",
+        "os.mkdir",
+        "os.makedirs",
+        "logging.FileHandler",
+        "logging.handlers.RotatingFileHandler",
+        "logging.handlers.TimedRotatingFileHandler",
+        "logging.handlers.WatchedFileHandler",
+    }
+)
+#: Functions that open their first argument in the ``mode`` they are given.
+_OPENING = frozenset({"builtins.open", "io.open", "dbm.open", "gzip.open", "bz2.open", "lzma.open"})
+_PATHS = frozenset({"pathlib.Path", "pathlib.PosixPath", "pathlib.WindowsPath"})
+#: Methods of a path that make or change the file.
+_WRITING_METHODS = frozenset({"write_text", "write_bytes", "touch", "mkdir"})
 
 
 class RootFiles:
@@ -67,7 +94,7 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
     src = config.src.relative_to(config.root).as_posix() if config.src.is_relative_to(config.root) else None
     for name in sorted(linker.modules):
         index = linker.modules[name]
-        for literal, pos in index.path_literals:
+        for literal, pos, use in index.path_literals:
             relative = posixpath.normpath(literal)
             names = [relative] + ([posixpath.join(src, relative)] if src not in (None, ".") else [])
             named = next((path for path in names if path in files), None)
@@ -86,6 +113,9 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
                     "with the modules that use them"
                 )
             else:
+                shown = _writer(linker, name, use)
+                if shown is not None and not _outside(relative):
+                    _report_write(linker, name, pos, literal, shown)
                 continue
             linker.report(
                 CODE,
@@ -96,3 +126,44 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
                 "under a host, a deployed bundle), where the path names nothing or another file",
                 hint=hint,
             )
+
+
+def _qualified(linker: Linker, module: str, dotted: str) -> str | None:
+    """What a name as written stands for outside the project (``sqlite3.connect``, ``builtins.open``)."""
+    head, _, rest = dotted.partition(".")
+    if not head:
+        return None
+    if head == "open" and not rest and linker.binding(module, "open", warn=False) is None:
+        return "builtins.open"
+    target = linker.imported(module, head)
+    if target is None:
+        return None
+    name = target[0] if target[1] is None else f"{target[0]}.{target[1]}"
+    return f"{name}.{rest}" if rest else name
+
+
+def _writes(mode: str | None) -> bool:
+    return mode is not None and any(letter in mode for letter in "wax+")
+
+
+def _writer(linker: Linker, module: str, use: PathUse) -> str | None:
+    """The call as a message shows it when it makes or changes the file its literal names, else ``None``."""
+    function = _qualified(linker, module, use.function)
+    if function in _WRITING or (function in _OPENING and _writes(use.mode)):
+        return f"{use.function}(...)"
+    if function in _PATHS and (use.method in _WRITING_METHODS or (use.method == "open" and _writes(use.method_mode))):
+        return f"{use.function}(...).{use.method}(...)"
+    return None
+
+
+def _report_write(linker: Linker, module: str, pos: Pos, literal: str, shown: str) -> None:
+    linker.report(
+        CODE,
+        module,
+        pos,
+        f"{shown} writes {literal!r} relative to the working folder: each process that runs the tool writes its "
+        "own file in whatever folder it started in, and a host that starts skill serve in a folder it cannot "
+        "write (often /) makes the call fail there",
+        hint="keep what tools write in ctx.data (shared by every tool and process), or build the path from a "
+        "folder the configuration names (an environment variable read with ctx.env)",
+    )

@@ -274,6 +274,68 @@ def test_a_path_that_names_no_file_of_the_projects_folder_outside_src_is_not_rep
     assert compile_project(tmp_path / "project", use_cache=False).diagnostics == ()
 
 
+_WRITES_AGENT = (
+    "from skillc import Agent, Skill\nfrom tools import ping\n\n"
+    'agent = Agent(name="a", skills=[Skill(name="s", tools=[ping])])\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "shown", "literal"),
+    [
+        ("import sqlite3\nDB = sqlite3.connect('notes.db')\n", "sqlite3.connect(...)", "notes.db"),
+        ("from sqlite3 import connect\nDB = connect('data/notes.db')\n", "connect(...)", "data/notes.db"),
+        ("LOG = open('out.log', 'a')\n", "open(...)", "out.log"),
+        ("import io\nLOG = io.open('out.log', mode='w')\n", "io.open(...)", "out.log"),
+        ("import logging\nHANDLER = logging.FileHandler('agent.log')\n", "logging.FileHandler(...)", "agent.log"),
+        (
+            "import logging.handlers\nH = logging.handlers.RotatingFileHandler('agent.log')\n",
+            "logging.handlers.RotatingFileHandler(...)",
+            "agent.log",
+        ),
+        (
+            "from pathlib import Path\nPath('cache/x.json').write_text('{}')\n",
+            "Path(...).write_text(...)",
+            "cache/x.json",
+        ),
+        ("from pathlib import Path\nF = Path('out.txt').open('a')\n", "Path(...).open(...)", "out.txt"),
+        ("import os\nos.makedirs('cache/pages', exist_ok=True)\n", "os.makedirs(...)", "cache/pages"),
+    ],
+)
+def test_a_write_relative_to_the_working_folder_is_a_warning(
+    tmp_path: Path, code: str, shown: str, literal: str
+) -> None:
+    write_project(tmp_path, {"tools.py": "from skillc import tool\n" + code + _PING, "agent.py": _WRITES_AGENT})
+    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.severity.value, found.path) == ("skill/working-folder-path", "warning", "src/tools.py")
+    assert found.message == (
+        f"{shown} writes {literal!r} relative to the working folder: each process that runs the tool writes its own "
+        "file in whatever folder it started in, and a host that starts skill serve in a folder it cannot write "
+        "(often /) makes the call fail there"
+    )
+    assert found.hint == (
+        "keep what tools write in ctx.data (shared by every tool and process), or build the path from a folder "
+        "the configuration names (an environment variable read with ctx.env)"
+    )
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "LOG = open('out.log')\n",  # read: reported only when it names a file of the project
+        "MODE = 'a'\nLOG = open('out.log', MODE)\n",  # a mode only running the code would tell
+        "import sqlite3\nDB = sqlite3.connect('/var/lib/notes.db')\n",  # absolute
+        "import sqlite3\nDB = sqlite3.connect('../notes.db')\n",  # above the working folder: not the project's
+        "from pathlib import Path\nTEXT = Path('out.txt').read_text() if False else ''\n",
+        "def open(path, mode):\n    return path\n\n\nLOG = open('out.log', 'w')\n",  # not the builtin
+        "import logging\nLOGGER = logging.getLogger('tools.log')\n",
+    ],
+)
+def test_reads_and_other_calls_with_a_relative_path_are_not_writes(tmp_path: Path, code: str) -> None:
+    write_project(tmp_path, {"tools.py": "from skillc import tool\n" + code + _PING, "agent.py": _WRITES_AGENT})
+    assert compile_project(tmp_path, use_cache=False).diagnostics == ()
+
+
 _SETTINGS_PYPROJECT = DEFAULT_PYPROJECT.replace('"pydantic>=2"]', '"pydantic>=2", "pydantic-settings>=2"]')
 _SETTINGS_AGENT_OF_PING = (
     "from skillc import Agent, Skill\nfrom tools import ping\n\n"
