@@ -5,7 +5,9 @@
 of the process, which for a compiled tool is wherever the process loading it started
 (``skill serve`` under an MCP host, a deployed bundle), not the project.  The index keeps
 each literal that could name a file (a ``/`` between names, or a name with an extension),
-anywhere in the module, function bodies included; whether it names a file of the project is
+anywhere in the module, function bodies included, and a module-level name bound once to
+such a literal (``NOTES = "notes.txt"``) where a call is given the name first
+(``open(NOTES, "a")``, placed at the name); whether it names a file of the project is
 decided where the project's files are known (``working_folder_check``).
 
 Each literal is kept with how the call uses it (``PathUse``): the name of the function
@@ -29,9 +31,11 @@ __all__ = ["find_path_literals"]
 #: A relative path with a ``/`` between names, or a file name with an extension.
 _PATH_PATTERN = r"(?:\./)?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.[A-Za-z][A-Za-z0-9]{0,7}"
 _PATH = re.compile(_PATH_PATTERN)
-#: A call's first argument written as such a path, quoted: decided on the source text first
-#: (most modules hold none).
-_QUOTED_PATH = re.compile(rb"""\(\s*["'](?:""" + _PATH_PATTERN.encode() + rb""")["']""")
+#: A call's first argument written as such a path, quoted, or a module-level name bound to one
+#: (``NOTES = "notes.txt"``): decided on the source text first (most modules hold none).
+_QUOTED_PATH = re.compile(
+    rb"""(?:\(\s*|^\w+\s*(?::[^=\n]*)?=\s*)["'](?:""" + _PATH_PATTERN.encode() + rb""")["']""", re.MULTILINE
+)
 
 
 def _dotted(node: ast.expr) -> str:
@@ -58,6 +62,35 @@ def _mode(call: ast.Call, index: int = 1) -> str | None:
     return found.value if isinstance(found, ast.Constant) and isinstance(found.value, str) else None
 
 
+def _path_constants(tree: ast.Module) -> dict[str, str]:
+    """The module-level names bound to a string shaped like a path (``NOTES = "notes.txt"``) and
+    bound nowhere else in the module: no other assignment, parameter or loop variable shadows them."""
+    found: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.Constant)
+            and type(value.value) is str
+            and _PATH.fullmatch(value.value)
+        ):
+            found[target.id] = value.value
+    if not found:
+        return found
+    bound: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and node.id in found:
+            bound[node.id] = bound.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg) and node.arg in found:
+            bound[node.arg] = 2  # a parameter of that name: not the constant inside its function
+    return {name: value for name, value in found.items() if bound.get(name) == 1}
+
+
 def find_path_literals(
     tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]
 ) -> tuple[tuple[str, Pos, PathUse], ...]:
@@ -68,6 +101,7 @@ def find_path_literals(
     #: The method called on a call's result at once (``Path("x").write_text(...)``), by the inner call.
     methods: dict[int, tuple[str, str | None]] = {}
     found: list[tuple[str, Pos, ast.Call]] = []
+    constants = _path_constants(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -79,6 +113,8 @@ def find_path_literals(
         first = node.args[0]
         if isinstance(first, ast.Constant) and type(first.value) is str and _PATH.fullmatch(first.value):
             found.append((first.value, position(first), node))
+        elif isinstance(first, ast.Name) and first.id in constants:
+            found.append((constants[first.id], position(first), node))
     found.sort(key=lambda item: (item[1].line, item[1].col))
     uses = []
     for literal, pos, call in found:

@@ -44,6 +44,7 @@ CODE = "skill/working-folder-path"
 _WRITING = frozenset(
     {
         "sqlite3.connect",
+        "aiosqlite.connect",
         "shelve.open",
         "os.mkdir",
         "os.makedirs",

@@ -300,13 +300,27 @@ _WRITES_AGENT = (
         ),
         ("from pathlib import Path\nF = Path('out.txt').open('a')\n", "Path(...).open(...)", "out.txt"),
         ("import os\nos.makedirs('cache/pages', exist_ok=True)\n", "os.makedirs(...)", "cache/pages"),
+        # A module-level name bound once to the path (arnuuv/MCP-server's sticky notes, persistent-note-mcp).
+        (
+            'NOTES_FILE = "notes.txt"\n\n\ndef add_note(note):\n    with open(NOTES_FILE, "a") as f:\n'
+            '        f.write(note + "\\n")\n',
+            "open(...)",
+            "notes.txt",
+        ),
+        (
+            'import aiosqlite\nDB_PATH = "notes.db"\n\n\ndef db():\n    return aiosqlite.connect(DB_PATH)\n',
+            "aiosqlite.connect(...)",
+            "notes.db",
+        ),
     ],
 )
 def test_a_write_relative_to_the_working_folder_is_a_warning(
     tmp_path: Path, code: str, shown: str, literal: str
 ) -> None:
     write_project(tmp_path, {"tools.py": "from skillc import tool\n" + code + _PING, "agent.py": _WRITES_AGENT})
-    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    diagnostics = compile_project(tmp_path, use_cache=False).diagnostics
+    # aiosqlite is not installed here, nor declared: that is its own warning.
+    [found] = [item for item in diagnostics if item.code != "skill/undeclared-dependency"]
     assert (found.code, found.severity.value, found.path) == ("skill/working-folder-path", "warning", "src/tools.py")
     assert found.message == (
         f"{shown} writes {literal!r} relative to the working folder: each process that runs the tool writes its own "
@@ -329,6 +343,9 @@ def test_a_write_relative_to_the_working_folder_is_a_warning(
         "from pathlib import Path\nTEXT = Path('out.txt').read_text() if False else ''\n",
         "def open(path, mode):\n    return path\n\n\nLOG = open('out.log', 'w')\n",  # not the builtin
         "import logging\nLOGGER = logging.getLogger('tools.log')\n",
+        # The name is also a parameter, or bound again: not the constant where the call is.
+        'path = "notes.txt"\n\n\ndef save(path, text):\n    open(path, "w").write(text)\n',
+        'PATH = "notes.txt"\nPATH = "/var/notes.txt"\nopen(PATH, "w")\n',
     ],
 )
 def test_reads_and_other_calls_with_a_relative_path_are_not_writes(tmp_path: Path, code: str) -> None:
