@@ -136,15 +136,36 @@ def _variables(linker: Linker, cls: ClassSym, fields: list[tuple[str, str | None
 
 
 def _config(linker: Linker, cls: ClassSym) -> dict[str, object] | None:
-    """The literal settings of ``model_config`` along the MRO (``SettingsConfigDict(...)`` or a dict),
-    or ``None`` when one is not literal."""
-    found = linker.class_attribute(cls, "model_config")
-    if found is None:
-        return {}
-    value = found[1].value
-    pairs: list[tuple[str, Expr]] = []
+    """``env_prefix`` and ``case_sensitive`` as the configuration sets them, merged along the MRO as
+    pydantic merges it (``model_config = SettingsConfigDict(...)`` or a dict, or a ``class Config:``),
+    or ``None`` when a configuration that may set them is not literal."""
+    settings: dict[str, object] = {}
+    for item in reversed(linker.mro(cls)):
+        if not isinstance(item, ClassSym):
+            continue
+        pairs = _config_pairs(item)
+        if pairs is None:
+            return None
+        for key, value in pairs:
+            if key in ("env_prefix", "case_sensitive"):
+                if not isinstance(value, Const):
+                    return None
+                settings[key] = value.value
+    return settings
+
+
+def _config_pairs(cls: ClassSym) -> list[tuple[str, Expr | None]] | None:
+    """The keys and values the class's own configuration gives; ``None`` when it is not literal."""
+    pairs: list[tuple[str, Expr | None]] = []
+    nested = cls.info.nested_class("Config")
+    if nested is not None:
+        pairs.extend((binding.name, binding.value) for binding in nested.attributes)
+    binding = cls.info.attribute("model_config")
+    value = binding.value if binding is not None else None
+    if binding is None:
+        return pairs
     if isinstance(value, Call) and not value.args and not value.has_star:
-        pairs = list(value.kwargs)
+        pairs.extend(value.kwargs)
     elif isinstance(value, Container) and value.kind == "dict" and not value.has_star:
         for written, item in zip(value.keys, value.items, strict=True):
             if not (isinstance(written, Const) and isinstance(written.value, str)):
@@ -152,10 +173,4 @@ def _config(linker: Linker, cls: ClassSym) -> dict[str, object] | None:
             pairs.append((written.value, item))
     else:
         return None
-    settings: dict[str, object] = {}
-    for key, item in pairs:
-        if key in ("env_prefix", "case_sensitive"):
-            if not isinstance(item, Const):
-                return None
-            settings[key] = item.value
-    return settings
+    return pairs

@@ -423,6 +423,13 @@ _ONE_FIELD = (
             "S = Settings(_env_file='.env')\n",
             "the variable of api_key is",
         ),
+        ("    class Config:\n        env_prefix = 'OLD_'\n\n", "S = Settings()\n", "OLD_API_KEY is"),
+        # pydantic merges the configuration along the bases: the prefix is the base's.
+        (
+            "    model_config = {'env_prefix': 'BASE_'}\n",
+            "\nclass Child(Settings):\n    model_config = {'extra': 'ignore'}\n\n\nS = Child()\n",
+            "BASE_API_KEY is",
+        ),
     ],
 )
 def test_settings_variables_follow_the_configuration(tmp_path: Path, config: str, made: str, variables: str) -> None:
