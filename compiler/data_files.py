@@ -90,7 +90,8 @@ def bundle_data(
         source = sources.get(path)
         if source is None:
             continue
-        writes = data_writes(source, member)
+        # A folder the bundle holds is there already: making it changes nothing.
+        writes = [write for write in data_writes(source, member) if not _bundled_folder(write, present)]
         written = {write.target for write in writes if write.exact}
         for write in writes:
             findings.append(_write_finding(linker, path, write))
@@ -102,6 +103,14 @@ def bundle_data(
                 message, hint = problem
                 findings.append(Finding(MISSING_DATA_FILE, message, path, reference.pos, hint=hint))
     return files, findings
+
+
+def _bundled_folder(write: DataWrite, present: set[str]) -> bool:
+    """Whether ``write`` only makes a folder that the bundle holding ``present`` holds."""
+    target = write.target
+    if not write.makes_folder or not write.exact or target is None:
+        return False
+    return target == "" or any(item.startswith(target + "/") for item in present)
 
 
 def _write_finding(linker: Linker, path: str, write: DataWrite) -> Finding:

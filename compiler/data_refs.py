@@ -81,6 +81,8 @@ class DataWrite:
     shown: str
     target: str | None
     exact: bool = True
+    #: Whether the call only makes a folder (``mkdir``, ``os.makedirs``): nothing changes where it exists.
+    makes_folder: bool = False
 
 
 class _Value(NamedTuple):
@@ -303,9 +305,22 @@ def data_writes(source: bytes, member: str) -> tuple[DataWrite, ...]:
                     break
     found.sort(key=lambda item: (item[0].lineno, item[0].col_offset))
     return tuple(
-        DataWrite(Pos(node.lineno, _column(lines, node.lineno, node.col_offset)), _shown(node), _target(value), exact)
+        DataWrite(
+            Pos(node.lineno, _column(lines, node.lineno, node.col_offset)),
+            _shown(node),
+            _target(value),
+            exact,
+            _makes_folder(reader, node),
+        )
         for node, value, exact in found
     )
+
+
+def _makes_folder(reader: _Reader, node: ast.Call) -> bool:
+    function = node.func
+    if isinstance(function, ast.Attribute) and reader.qualified(function) is None:
+        return function.attr == "mkdir"
+    return reader.qualified(function) in ("os.mkdir", "os.makedirs")
 
 
 def _within(reader: _Reader, node: ast.expr) -> tuple[_Value, bool] | None:

@@ -200,3 +200,17 @@ def test_a_write_under_a_folder_of_the_bundle_is_found_whatever_the_name(call: s
 def test_an_open_that_is_not_the_builtin_is_not_read_as_one() -> None:
     source = b"from pathlib import Path\nfrom gzip import open\n\nopen(Path(__file__).parent / 'x.gz', 'w')\n"
     assert data_writes(source, "shop/tools.py") == ()
+
+
+def test_making_a_folder_the_bundle_holds_is_not_a_write(tmp_path: Path) -> None:
+    """``os.makedirs(DATA, exist_ok=True)`` changes nothing where ``data/`` is bundled; where it is not, it does."""
+    tools = TOOLS.replace("import json\n", "import json\nimport os\n", 1).replace(
+        "\n\n\n@tool", "\nos.makedirs(DATA, exist_ok=True)\n\n\n@tool", 1
+    )
+    project = write_project(tmp_path, {"agent.py": AGENT, "shop/__init__.py": "", "shop/tools.py": tools}, PYPROJECT)
+    (tmp_path / "src/shop/data").mkdir()
+    (tmp_path / "src/shop/data/prices.json").write_text('{"a": 1}')
+    assert compile_project(project, use_cache=False).diagnostics == ()
+    (tmp_path / "src/shop/data/prices.json").unlink()
+    found = [(item.code, item.line) for item in compile_project(project, use_cache=False).diagnostics]
+    assert found == [("skill/write-into-bundle", 8), ("skill/missing-data-file", 14)]
