@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .source_tree import Identity, Snapshot, identity
 from .types import Config
+from .working_folder_check import same_root_files
 
 if TYPE_CHECKING:
     from .dist_record import DistRecord
@@ -58,10 +59,13 @@ class CompileSession:
 
     def changed(self) -> bool:
         """Whether anything the last compile read may have changed: its pyproject.toml, a folder
-        it walked (a file added, removed or renamed) or a file it read.  True before any compile."""
+        it walked (a file added, removed or renamed), a file it read, or whether a path outside
+        ``src`` that a path literal names is a file (``LinkRecord.root_files``).  True before any compile."""
         if self.config is None or self.snapshot is None:
             return True
-        return identity(self.config.pyproject) != self.pyproject or self.snapshot.changed_since()
+        if identity(self.config.pyproject) != self.pyproject or self.snapshot.changed_since():
+            return True
+        return self.link is not None and not same_root_files(self.config.root, self.link.root_files)
 
     def folders(self) -> list[Path]:
         """The folders a change of what ``changed`` looks at shows in: the project's, and each one walked."""

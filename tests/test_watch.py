@@ -7,9 +7,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -79,18 +81,27 @@ def _fresh(project: Path, elsewhere: Path) -> tuple[dict[str, object], dict[str,
 
 
 class _Watch:
-    """The watch's output, one compile's JSON document at a time."""
+    """The watch's output, one compile's JSON document at a time, each waited for at most a bounded time."""
 
     def __init__(self, process: subprocess.Popen[str]) -> None:
         self.process = process
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")  # the end of the output
 
     def next_report(self, timeout: float = 60) -> dict[str, object]:
-        assert self.process.stdout is not None
         text = ""
         deadline = time.monotonic() + timeout
         while "Watching for changes" not in text:
-            assert time.monotonic() < deadline, f"no compile within {timeout}s: {text!r}"
-            line = self.process.stdout.readline()
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no compile within {timeout}s: {text!r}") from None
             assert line, f"the watch ended early: {text!r}"
             text += line
         document = text[text.index("{") : text.rindex("}") + 1]
@@ -169,3 +180,41 @@ def test_a_watch_writes_the_caches_of_a_compile_after_its_report_and_before_it_w
     assert watch_project(project, once, Console(file=io.StringIO()), session) == 0
     written = sorted(path.name for path in (alone / ".skill" / "cache").glob("*.pickle"))
     assert seen == [[], [], written] and "report.pickle" in written, seen
+
+
+SETTINGS_TOOL = (
+    "import json\n\nfrom skillc import tool\n\n\n@tool\ndef region() -> str:\n"
+    '    """The region of the shop."""\n'
+    '    with open("settings.json") as handle:\n        return json.load(handle)["region"]\n'
+)
+
+
+def test_a_watch_compiles_again_when_a_file_a_path_names_outside_src_comes_or_goes(tmp_path: Path) -> None:
+    """``open("settings.json")`` names a file beside pyproject.toml once there is one: no source
+    changes, and the watch still compiles again, as a fresh compile would report."""
+    agent = 'from skillc import Agent, Skill\nfrom shop import region\n\nagent = Agent(name="a", skills=[Skill(name="s", tools=[region])])\n'
+    project = write_project(tmp_path / "project", {"agent.py": agent, "shop.py": SETTINGS_TOOL})
+    with subprocess.Popen(
+        [str(SKILL), "compile", "--watch", "--format", "json"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    ) as process:
+        watch = _Watch(process)
+        try:
+            assert watch.next_report()["diagnostics"] == []
+            (project / "settings.json").write_text('{"region": "eu"}', encoding="utf-8")
+            report = watch.next_report(timeout=20)
+            assert [(item["code"], item["line"]) for item in report["diagnostics"]] == [  # type: ignore[union-attr,index]
+                ("skill/working-folder-path", 9)
+            ]
+            (project / "settings.json").unlink()
+            assert watch.next_report(timeout=20)["diagnostics"] == []
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)
