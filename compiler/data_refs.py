@@ -16,8 +16,9 @@ raises for user code.
 A module runs from its tool's bundle, so such a path names a file of that bundle, wherever
 the module's code uses it.  ``data_writes`` finds the calls that change one (anywhere in
 the module, function bodies included): ``P.write_text(...)``, ``P.write_bytes(...)``,
-``P.open(MODE)``, ``open(P, MODE)`` and ``io.open(P, MODE)`` with a literal mode that
-writes (``w``, ``a``, ``x`` or ``+``), ``P.touch()``, ``P.mkdir()``, ``P.unlink()``,
+``P.open(MODE)``, ``open(P, MODE)``, ``io.open(P, MODE)`` (and ``gzip``'s, ``bz2``'s and
+``lzma``'s ``open``) with a literal mode that writes (``w``, ``a``, ``x`` or ``+``),
+``P.touch()``, ``P.mkdir()``, ``P.unlink()``,
 ``P.rmdir()``, ``P.rename(...)``, ``P.replace(...)``, the same from ``os``
 (``os.remove(P)``, ``os.makedirs(P)``...), and ``shutil``'s copies and moves to ``P``.
 """
@@ -55,7 +56,7 @@ _WRITING_FIRST = frozenset(
 _WRITING_SECOND = frozenset(f"shutil.{name}" for name in ("copy", "copy2", "copyfile", "copytree", "move")) | frozenset(
     {"os.rename", "os.replace", "os.symlink", "os.link"}
 )
-_OPEN = frozenset({"io.open", "builtins.open"})
+_OPEN = frozenset({"io.open", "builtins.open", "gzip.open", "bz2.open", "lzma.open"})
 #: What a mode holds when the file is opened to be changed.
 _WRITING_MODES = frozenset("wax+")
 

@@ -134,7 +134,7 @@ def test_references_that_are_not_literal_are_not_followed() -> None:
     assert data_references(source, "shop/tools.py") == ()
 
 
-_PATHS = "import io, os, shutil\nfrom pathlib import Path\n\nHERE = Path(__file__).parent\nLOG = HERE / 'log.txt'\n\n\ndef f(data):\n"
+_PATHS = "import gzip, io, os, shutil\nfrom pathlib import Path\n\nHERE = Path(__file__).parent\nLOG = HERE / 'log.txt'\n\n\ndef f(data):\n"
 
 
 @pytest.mark.parametrize(
@@ -147,6 +147,7 @@ _PATHS = "import io, os, shutil\nfrom pathlib import Path\n\nHERE = Path(__file_
         ("open(LOG, 'w')", "open(...)", "shop/log.txt"),
         ("open(file=LOG, mode='xb')", "open(...)", "shop/log.txt"),
         ("io.open(LOG, 'ab')", "io.open(...)", "shop/log.txt"),
+        ("gzip.open(HERE / 'log.gz', 'wt')", "gzip.open(...)", "shop/log.gz"),
         ("LOG.touch()", "LOG.touch(...)", "shop/log.txt"),
         ("LOG.unlink()", "LOG.unlink(...)", "shop/log.txt"),
         ("(HERE / 'cache').mkdir()", "(HERE / 'cache').mkdir(...)", "shop/cache"),
@@ -198,7 +199,7 @@ def test_a_write_under_a_folder_of_the_bundle_is_found_whatever_the_name(call: s
 
 
 def test_an_open_that_is_not_the_builtin_is_not_read_as_one() -> None:
-    source = b"from pathlib import Path\nfrom gzip import open\n\nopen(Path(__file__).parent / 'x.gz', 'w')\n"
+    source = b"from pathlib import Path\nfrom webbrowser import open\n\nopen(Path(__file__).parent / 'x.html', 'w')\n"
     assert data_writes(source, "shop/tools.py") == ()
 
 
