@@ -20,9 +20,9 @@ from .manifest_reuse import Skeleton
 from .output import Fingerprint, check_output_folder, fingerprint, output_lock
 from .report import Reporter
 from .requirements import environment_key
+from .root_files import same_root_files
 from .source_tree import identity, read_sources
 from .types import AgentInfo, Config, Diagnostic, IndexStats, ModelRef, Severity, SkillInfo, Source, ToolInfo
-from .working_folder_check import same_root_files
 
 if TYPE_CHECKING:
     from .session import CompileSession

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from .types import Pos
 
-__all__ = ["DataRef", "DataWrite", "data_references", "data_writes"]
+__all__ = ["OPEN_FUNCTIONS", "DataRef", "DataWrite", "data_references", "data_writes", "opens_to_write"]
 
 _PATH_TYPES = frozenset(
     f"pathlib.{name}" for name in ("Path", "PurePath", "PosixPath", "PurePosixPath", "WindowsPath", "PureWindowsPath")
@@ -56,7 +56,8 @@ _WRITING_FIRST = frozenset(
 _WRITING_SECOND = frozenset(f"shutil.{name}" for name in ("copy", "copy2", "copyfile", "copytree", "move")) | frozenset(
     {"os.rename", "os.replace", "os.symlink", "os.link"}
 )
-_OPEN = frozenset({"io.open", "builtins.open", "gzip.open", "bz2.open", "lzma.open"})
+#: Functions that open their first argument in the ``mode`` they are given (also ``working_folder_check``'s).
+OPEN_FUNCTIONS = frozenset({"io.open", "builtins.open", "gzip.open", "bz2.open", "lzma.open"})
 #: What a mode holds when the file is opened to be changed.
 _WRITING_MODES = frozenset("wax+")
 
@@ -355,7 +356,7 @@ def _written(reader: _Reader, node: ast.Call) -> list[ast.expr]:
         return []
     name = reader.qualified(function)
     found = []
-    if name in _OPEN and _writes(_argument(node, 1, "mode")):
+    if name in OPEN_FUNCTIONS and _writes(_argument(node, 1, "mode")):
         found.append(_argument(node, 0, "file"))
     if name in _WRITING_FIRST:
         found.append(_argument(node, 0, "path") or _argument(node, 0, "src"))
@@ -372,7 +373,12 @@ def _argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
 
 def _writes(mode: ast.expr | None) -> bool:
     """Whether a literal ``open`` mode opens the file to change it."""
-    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(_WRITING_MODES & set(mode.value))
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and opens_to_write(mode.value)
+
+
+def opens_to_write(mode: str | None) -> bool:
+    """Whether ``open``'s ``mode`` (``None``: not a literal) opens the file to change it."""
+    return mode is not None and bool(_WRITING_MODES & set(mode))
 
 
 def _shown(node: ast.Call) -> str:

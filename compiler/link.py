@@ -30,12 +30,13 @@ from .link_cache import LinkResult
 from .loop_calls_check import check_loop_calls
 from .model_field_check import check_model_fields
 from .resolve import Linker
+from .root_files import RootFiles
 from .settings_check import check_settings_at_import
 from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
 from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
-from .working_folder_check import RootFiles, check_working_folder_paths
+from .working_folder_check import check_working_folder_paths
 
 __all__ = ["LinkResult", "link_project"]
 

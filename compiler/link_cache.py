@@ -28,6 +28,7 @@ from typing import NamedTuple
 from ..contracts.settings import SettingValues
 from .cache import load_cache, write_cache
 from .resolve import Linker
+from .root_files import same_root_files
 from .sources import ProjectIndex
 from .types import (
     AgentInfo,
@@ -39,7 +40,6 @@ from .types import (
     Source,
     ToolInfo,
 )
-from .working_folder_check import same_root_files
 
 __all__ = [
     "LinkRecord",

@@ -51,6 +51,7 @@ BUILTINS = frozenset(
         "None",
         "isinstance",
         "getattr",
+        "open",
     }
 )
 _MAX_DEPTH = 64

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .root_files import same_root_files
 from .source_tree import Identity, Snapshot, identity
 from .types import Config
-from .working_folder_check import same_root_files
 
 if TYPE_CHECKING:
     from .dist_record import DistRecord

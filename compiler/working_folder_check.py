@@ -20,24 +20,26 @@ for code run there, so every tool of the module with it.
 It reads the project's file list besides the summaries: the link runs it, and is done
 again when a file is added, removed or renamed (``link_cache.config_digest``).  Files
 outside ``src`` are not listed (the project's folder may hold a virtual environment): each
-path a literal names there is looked up once (``RootFiles``), and the link and the report
-record what they found, to be looked up again before either is reused.
+path a literal names there is looked up once (``root_files.RootFiles``), and the link and
+the report record what they found, to be looked up again before either is reused.
 """
 
 from __future__ import annotations
 
-import os
 import posixpath
-from collections.abc import Collection, Iterable
-from pathlib import Path
+from collections.abc import Collection
 from typing import TYPE_CHECKING
+
+from .data_refs import OPEN_FUNCTIONS, opens_to_write
+from .root_files import RootFiles
+from .symbols import ExternalSym
 
 if TYPE_CHECKING:
     from .index_types import PathUse
     from .resolve import Linker
     from .types import Pos
 
-__all__ = ["CODE", "RootFiles", "check_working_folder_paths", "same_root_files"]
+__all__ = ["CODE", "check_working_folder_paths"]
 
 CODE = "skill/working-folder-path"
 #: Functions that make or change the file their first argument names, whatever else they are given.
@@ -55,32 +57,10 @@ _WRITING = frozenset(
     }
 )
 #: Functions that open their first argument in the ``mode`` they are given.
-_OPENING = frozenset({"builtins.open", "io.open", "dbm.open", "gzip.open", "bz2.open", "lzma.open"})
+_OPENING = OPEN_FUNCTIONS | {"dbm.open"}
 _PATHS = frozenset({"pathlib.Path", "pathlib.PosixPath", "pathlib.WindowsPath"})
 #: Methods of a path that make or change the file.
 _WRITING_METHODS = frozenset({"write_text", "write_bytes", "touch", "mkdir"})
-
-
-class RootFiles:
-    """Whether paths relative to the project's folder name files, each looked up once."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        #: Each path looked up (relative to ``root``, normalized) -> whether it was a file.
-        self.seen: dict[str, bool] = {}
-
-    def is_file(self, relative: str) -> bool:
-        """Whether ``relative`` names a file (through symlinks) in the project's folder now."""
-        found = self.seen.get(relative)
-        if found is None:
-            # os.path.isfile: False (not an exception) for a name too long or otherwise unusable.
-            found = self.seen[relative] = os.path.isfile(self.root / relative)
-        return found
-
-
-def same_root_files(root: Path, seen: Iterable[tuple[str, bool]]) -> bool:
-    """Whether each path ``RootFiles.seen`` recorded still is (or is not) a file, as it was."""
-    return all(os.path.isfile(root / relative) == was for relative, was in seen)
 
 
 def _outside(relative: str) -> bool:
@@ -129,30 +109,15 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
             )
 
 
-def _qualified(linker: Linker, module: str, dotted: str) -> str | None:
-    """What a name as written stands for outside the project (``sqlite3.connect``, ``builtins.open``)."""
-    head, _, rest = dotted.partition(".")
-    if not head:
-        return None
-    if head == "open" and not rest and linker.binding(module, "open", warn=False) is None:
-        return "builtins.open"
-    target = linker.imported(module, head)
-    if target is None:
-        return None
-    name = target[0] if target[1] is None else f"{target[0]}.{target[1]}"
-    return f"{name}.{rest}" if rest else name
-
-
-def _writes(mode: str | None) -> bool:
-    return mode is not None and any(letter in mode for letter in "wax+")
-
-
 def _writer(linker: Linker, module: str, use: PathUse) -> str | None:
     """The call as a message shows it when it makes or changes the file its literal names, else ``None``."""
-    function = _qualified(linker, module, use.function)
-    if function in _WRITING or (function in _OPENING and _writes(use.mode)):
+    symbol = linker.resolve_ref(module, use.function) if use.function else None
+    function = symbol.qualname if isinstance(symbol, ExternalSym) else None
+    if function in _WRITING or (function in _OPENING and opens_to_write(use.mode)):
         return f"{use.function}(...)"
-    if function in _PATHS and (use.method in _WRITING_METHODS or (use.method == "open" and _writes(use.method_mode))):
+    if function in _PATHS and (
+        use.method in _WRITING_METHODS or (use.method == "open" and opens_to_write(use.method_mode))
+    ):
         return f"{use.function}(...).{use.method}(...)"
     return None
 

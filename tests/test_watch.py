@@ -4,6 +4,7 @@ edited, and after the configuration changes, each of its compiles reports what a
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from helpers import DEFAULT_PYPROJECT, SKILL, run_command, write_project
@@ -108,6 +110,28 @@ class _Watch:
         return _seen(json.loads(document))
 
 
+@contextlib.contextmanager
+def _watching(project: Path) -> Iterator[_Watch]:
+    """``skill compile --watch --format json`` in ``project``; it must end with exit 0 on SIGINT
+    when the block is done (it is killed if the block fails)."""
+    with subprocess.Popen(
+        [str(SKILL), "compile", "--watch", "--format", "json"],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    ) as process:
+        try:
+            yield _Watch(process)
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=30) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)
+
+
 def test_watch_compiles_equal_fresh_compiles_across_added_removed_and_edited_files(tmp_path: Path) -> None:
     project = write_project(
         tmp_path / "project",
@@ -130,31 +154,16 @@ def test_watch_compiles_equal_fresh_compiles_across_added_removed_and_edited_fil
         lambda: _save(project, {"pyproject.toml": DEFAULT_PYPROJECT + "\n[tool.skill.defaults]\ntimeout = 5\n"}),
         lambda: _save(src, {"notes.txt": "bundled with every tool of the folder"}),  # a data file
     ]
-    with subprocess.Popen(
-        [str(SKILL), "compile", "--watch", "--format", "json"],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    ) as process:
-        watch = _Watch(process)
-        try:
+    with _watching(project) as watch:
+        report = watch.next_report()
+        assert report == _fresh(project, fresh)[0]
+        for step in steps:
+            before = _files(project / "dist")
+            step()
             report = watch.next_report()
-            assert report == _fresh(project, fresh)[0]
-            for step in steps:
-                before = _files(project / "dist")
-                step()
-                report = watch.next_report()
-                expected, written = _fresh(project, fresh)
-                assert report == expected
-                assert _files(project / "dist") == (written if report["ok"] else before)
-            process.send_signal(signal.SIGINT)
-            assert process.wait(timeout=30) == 0
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(timeout=30)
+            expected, written = _fresh(project, fresh)
+            assert report == expected
+            assert _files(project / "dist") == (written if report["ok"] else before)
 
 
 def test_a_watch_writes_the_caches_of_a_compile_after_its_report_and_before_it_waits(tmp_path: Path) -> None:
@@ -194,27 +203,12 @@ def test_a_watch_compiles_again_when_a_file_a_path_names_outside_src_comes_or_go
     changes, and the watch still compiles again, as a fresh compile would report."""
     agent = 'from skillc import Agent, Skill\nfrom shop import region\n\nagent = Agent(name="a", skills=[Skill(name="s", tools=[region])])\n'
     project = write_project(tmp_path / "project", {"agent.py": agent, "shop.py": SETTINGS_TOOL})
-    with subprocess.Popen(
-        [str(SKILL), "compile", "--watch", "--format", "json"],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    ) as process:
-        watch = _Watch(process)
-        try:
-            assert watch.next_report()["diagnostics"] == []
-            (project / "settings.json").write_text('{"region": "eu"}', encoding="utf-8")
-            report = watch.next_report(timeout=20)
-            assert [(item["code"], item["line"]) for item in report["diagnostics"]] == [  # type: ignore[union-attr,index]
-                ("skill/working-folder-path", 9)
-            ]
-            (project / "settings.json").unlink()
-            assert watch.next_report(timeout=20)["diagnostics"] == []
-            process.send_signal(signal.SIGINT)
-            assert process.wait(timeout=30) == 0
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(timeout=30)
+    with _watching(project) as watch:
+        assert watch.next_report()["diagnostics"] == []
+        (project / "settings.json").write_text('{"region": "eu"}', encoding="utf-8")
+        report = watch.next_report(timeout=20)
+        assert [(item["code"], item["line"]) for item in report["diagnostics"]] == [  # type: ignore[union-attr,index]
+            ("skill/working-folder-path", 9)
+        ]
+        (project / "settings.json").unlink()
+        assert watch.next_report(timeout=20)["diagnostics"] == []
