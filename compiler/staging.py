@@ -245,10 +245,13 @@ def _fill(
 
     The top folder, the groups (``tools``, ``skills``) and the folders a recycled tree
     holds already first, in this thread; then each new folder of a tool or a skill, which
-    depends on nothing but its group, in threads (``_each_in_threads``): making a file or
-    a folder is the file system's work, which overlaps.  What each made is recorded here,
-    the new folders after the others, in ``wanted``'s order: the record does not depend on
-    which thread finished first.
+    depends on nothing but its group.  Those the previous ``dist/`` has too are mostly
+    hard links to its files, a few microseconds of the file system's work each: they are
+    made in this thread, where threads would only wait for each other's turn to run
+    Python.  The others, whose files are all new, are made in threads
+    (``_each_in_threads``): creating a file is the file system's slower work, which
+    overlaps.  What each made is recorded here, the new folders after the others, in
+    ``wanted``'s order: the record does not depend on which thread finished first.
     """
     new, old = _Folders(staging), _Folders(previous) if previous is not None else None
     recorder = Recorder()
@@ -256,7 +259,7 @@ def _fill(
         surveyed = survey(_require(new.fd("")), known.spared, known.record, known.now) if recycled else None
         present = surveyed.files if surveyed is not None else {"": {}}
         shared = 0
-        # New folders of tools and skills, made in threads once their groups are there.
+        # New folders of tools and skills, made once their groups are there.
         jobs: list[tuple[str, dict[str, bytes], dict[str, Seen] | None]] = []
         for folder, files in wanted.items():
             if surveyed is not None and _as_it_is(surveyed, folder, files, recorder):
@@ -272,8 +275,14 @@ def _fill(
             if "/" not in folder and folder:
                 new.fd(folder)  # opened here, once, for the threads that work inside it
             shared += _recorded(recorder, filled)
-        for filled in _each_in_threads(lambda job: _fill_folder(new, old, known, *job), jobs):
-            shared += _recorded(recorder, filled)
+        there = {job[0]: _in_previous(old, known.now, job[0]) for job in jobs}
+        linked = [job for job in jobs if there[job[0]]]
+        written = [job for job in jobs if not there[job[0]]]
+        made = {job[0]: _fill_folder(new, old, known, *job) for job in linked}
+        filled_in_threads = _each_in_threads(lambda job: _fill_folder(new, old, known, *job), written)
+        made.update(zip([job[0] for job in written], filled_in_threads, strict=True))
+        for folder, _, _ in jobs:
+            shared += _recorded(recorder, made[folder])
         for folder in sorted(present, reverse=True):  # folders of tools and skills that are gone, then groups
             for name in present[folder]:
                 new.unlink(folder, name)
@@ -396,6 +405,18 @@ def _require(fd: int | None) -> int:
     if fd is None:
         raise Unexpected("no descriptors")
     return fd
+
+
+def _in_previous(old: _Folders | None, now: Mapping[str, Status] | None, folder: str) -> bool:
+    """Whether the previous ``dist/`` has ``folder`` (as the fingerprint taken ``now`` says, if there is one)."""
+    if old is None:
+        return False
+    if now is not None:
+        return folder in now
+    try:
+        return stat.S_ISDIR(old.status(folder).st_mode)
+    except OSError:
+        return False
 
 
 def _split(folder: str) -> tuple[str, str]:

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 from helpers import RunSkill, read_tree, write_project, write_tree
-from skillc.compiler.staging import THREADED_FROM, _each_in_threads
+from skillc.compiler.dist_record import current_status
+from skillc.compiler.output import fingerprint
+from skillc.compiler.staging import THREADED_FROM, _each_in_threads, spare_folder, stage_dist
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool
@@ -83,6 +85,11 @@ def _compile_changed(skill: RunSkill, project: Path) -> None:
     assert "wrote dist/" in result.stdout
     again = skill("compile", cwd=project)  # what was recorded is exactly what is in dist/
     assert again.code == 0 and "dist/ is up to date" in again.stdout, again.stdout
+
+
+def _files(root: Path) -> dict[str, bytes | str]:
+    """``read_tree`` without its folders."""
+    return {name: value for name, value in read_tree(root).items() if value != "/"}
 
 
 def _spares(project: Path) -> list[Path]:
@@ -264,3 +271,34 @@ def test_folders_filled_in_threads_have_all_ended_before_the_first_failure_is_ra
         _each_in_threads(fill, jobs)
     assert sorted(ended) == jobs
     assert _each_in_threads(lambda number: number * 2, jobs) == [number * 2 for number in jobs]
+
+
+@pytest.mark.parametrize("fingerprinted", [True, False], ids=["fingerprint", "no-fingerprint"])
+def test_a_fill_without_a_parked_folder_links_what_is_unchanged_and_writes_the_rest(
+    tmp_path: Path, fingerprinted: bool
+) -> None:
+    """Folders the previous ``dist/`` has are filled in this thread, new ones in threads: the same tree either way."""
+    out = tmp_path / "dist"
+    before = {f"tools/t{n}/{name}": f"{n} {name}".encode() for n in range(5) for name in ("tool.json", "bundle.zip")}
+    write_tree(out, {"manifest.json": b"{}", **before})
+    after = {
+        "manifest.json": b'{"tools": 10}',
+        **before,
+        "tools/t0/bundle.zip": b"changed",
+        **{f"tools/t{n}/{name}": f"{n} {name}".encode() for n in range(5, 10) for name in ("tool.json", "bundle.zip")},
+    }
+    now = current_status(fingerprint(out)) if fingerprinted else None
+    staged = stage_dist(out, spare_folder(tmp_path, out), after, now=now)
+    try:
+        assert _files(staged.path) == after
+        shared = {
+            relative
+            for relative in after
+            if (out / relative).exists() and os.path.samefile(out / relative, staged.path / relative)
+        }
+        assert shared == set(before) - {"tools/t0/bundle.zip"}
+        assert staged.shared == len(shared)
+        assert staged.record.fingerprint() == fingerprint(staged.path)
+        assert _files(out) == {"manifest.json": b"{}", **before}  # the current dist/ is untouched
+    finally:
+        shutil.rmtree(staged.path)
