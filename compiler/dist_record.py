@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -44,7 +44,9 @@ __all__ = [
     "Written",
     "current_status",
     "proven",
+    "proven_files",
     "seen",
+    "status_of",
 ]
 
 #: What a fingerprint says of an entry besides its name: inode, mode, size, modification and change times.
@@ -77,10 +79,13 @@ class Folder(NamedTuple):
     settled: bool
 
 
+def status_of(info: os.stat_result) -> Status:
+    """What a fingerprint says of an entry whose ``stat`` is ``info``, besides its name."""
+    return (info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
 def seen(info: os.stat_result) -> Seen:
-    return Seen(
-        (info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns), info.st_dev, info.st_nlink
-    )
+    return Seen(status_of(info), info.st_dev, info.st_nlink)
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ class DistRecord:
     def unchanged(self, folder: str, info: os.stat_result) -> Mapping[str, Written] | None:
         """The files ``folder`` held when recorded, if ``info`` (a ``stat`` of it now) proves it holds the same entries."""
         recorded = self.folders.get(folder)
-        if recorded is None or not recorded.settled or seen(info).status != recorded.status:
+        if recorded is None or not recorded.settled or status_of(info) != recorded.status:
             return None
         return self.files.get(folder, {})
 
@@ -135,37 +140,36 @@ class DistRecord:
     ) -> None:
         """Add the entries of ``folder`` (open as ``fd``, its ``stat`` ``info``) and below to ``found``."""
         files = self.unchanged(folder, info) if folder else None
+        names: Iterable[str]
         if files is not None:
-            entries = [(name, False) for name in files] + [(name, True) for name in self.subfolders.get(folder, ())]
+            names, folders = files, self.subfolders.get(folder, ())
         else:
             with os.scandir(fd) as listing:
-                entries = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+                listed = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+            names = [name for name, is_folder in listed if not is_folder]
+            folders = tuple(name for name, is_folder in listed if is_folder)
         prefix = f"{folder}/" if folder else ""
-        for name, is_folder in entries:
-            if not is_folder:
-                entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                found.append(
-                    (prefix + name, entry.st_ino, entry.st_mode, entry.st_size, entry.st_mtime_ns, entry.st_ctime_ns)
-                )
-                if not stat.S_ISDIR(entry.st_mode):
-                    continue
-            sub = os.open(name, FOLDER, dir_fd=fd)  # a link (or a file) fails here, and the walk decides
-            try:
-                inner = os.fstat(sub)
-                if is_folder:
-                    found.append(
-                        (
-                            prefix + name,
-                            inner.st_ino,
-                            inner.st_mode,
-                            inner.st_size,
-                            inner.st_mtime_ns,
-                            inner.st_ctime_ns,
-                        )
-                    )
-                self._take(sub, prefix + name, inner, found)
-            finally:
-                os.close(sub)
+        for name in names:
+            entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            found.append((prefix + name, *status_of(entry)))
+            if stat.S_ISDIR(entry.st_mode):  # a file when recorded or listed, a folder now
+                self._inside(fd, name, prefix + name, found, listed=False)
+        for name in folders:
+            self._inside(fd, name, prefix + name, found, listed=True)
+
+    def _inside(
+        self, fd: int, name: str, relative: str, found: list[tuple[str, int, int, int, int, int]], *, listed: bool
+    ) -> None:
+        """Add the folder ``name`` in the folder open as ``fd`` (``listed``: it is not in ``found`` yet) and what
+        it holds to ``found``; it is opened without following a link (a link, or a file, fails here)."""
+        sub = os.open(name, FOLDER, dir_fd=fd)
+        try:
+            inner = os.fstat(sub)
+            if listed:
+                found.append((relative, *status_of(inner)))
+            self._take(sub, relative, inner, found)
+        finally:
+            os.close(sub)
 
 
 def current_status(now: Fingerprint | None) -> dict[str, Status] | None:
@@ -175,12 +179,25 @@ def current_status(now: Fingerprint | None) -> dict[str, Status] | None:
 
 def proven(record: DistRecord | None, now: Mapping[str, Status] | None, folder: str, name: str) -> Written | None:
     """What ``record`` says of the file ``name`` in ``folder``, if the fingerprint taken ``now`` proves it still holds."""
+    found = proven_files(record, now, folder, (name,))
+    return found[name] if found is not None else None
+
+
+def proven_files(
+    record: DistRecord | None, now: Mapping[str, Status] | None, folder: str, names: Iterable[str]
+) -> dict[str, Written] | None:
+    """``proven`` for each of the files ``names`` in ``folder``, by name; ``None`` unless it proves every one."""
     if record is None or now is None:
         return None
-    written = record.files.get(folder, {}).get(name)
-    if written is None or not written.settled or now.get(f"{folder}/{name}" if folder else name) != written.seen.status:
-        return None
-    return written
+    recorded = record.files.get(folder, {})
+    prefix = f"{folder}/" if folder else ""
+    found: dict[str, Written] = {}
+    for name in names:
+        written = recorded.get(name)
+        if written is None or not written.settled or now.get(prefix + name) != written.seen.status:
+            return None
+        found[name] = written
+    return found
 
 
 @dataclass
@@ -208,7 +225,7 @@ class Recorder:
 
     def folder(self, name: str, info: os.stat_result) -> None:
         """The folder ``name`` (not the top) has its final status ``info``."""
-        status = seen(info).status
+        status = status_of(info)
         self.folders[name] = Folder(status, max(status[3], status[4]) < self._settled_before)
 
     def record(self, path: Path) -> DistRecord:

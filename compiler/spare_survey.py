@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..contracts.spec import MANIFEST, NAME_PATTERN
-from .dist_record import FOLDER, DistRecord, Seen, Status, Written, proven, seen
+from .dist_record import FOLDER, DistRecord, Seen, Status, Written, proven_files, seen
 from .output import SKILL_FILES, TOOL_FILES
 
 __all__ = ["Files", "Survey", "Unexpected", "survey"]
@@ -98,12 +98,13 @@ class _Known:
         recorded = self.spare.unchanged(folder, info) if self.spare is not None else None
         if recorded is None:
             return None
-        files: dict[str, Written] = {}
+        files = proven_files(self.current, self.now, folder, recorded)
+        if files is None:
+            return None
         for name, mine in recorded.items():
-            theirs = proven(self.current, self.now, folder, name)
-            if theirs is None or (theirs.seen.device, theirs.seen.status[0]) != (mine.seen.device, mine.seen.status[0]):
+            theirs = files[name].seen  # one file, two names: what dist/'s fingerprint shows of it now
+            if (theirs.device, theirs.status[0]) != (mine.seen.device, mine.seen.status[0]):
                 return None
-            files[name] = theirs  # one file, two names: what dist/'s fingerprint shows of it now
         return files
 
 

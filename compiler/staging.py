@@ -175,9 +175,11 @@ def _by_folder(files: Mapping[str, bytes]) -> dict[str, dict[str, bytes]]:
     wanted: dict[str, dict[str, bytes]] = {"": {}}
     for relative, data in files.items():
         folder, _, name = relative.rpartition("/")
-        if folder:
+        inside = wanted.get(folder)
+        if inside is None:
             wanted.setdefault(folder.partition("/")[0], {})
-        wanted.setdefault(folder, {})[name] = data
+            inside = wanted[folder] = {}
+        inside[name] = data
     return dict(sorted(wanted.items()))
 
 
