@@ -250,10 +250,12 @@ def _fill(
     depends on nothing but its group.  Those the previous ``dist/`` has too are mostly
     hard links to its files, a few microseconds of the file system's work each: they are
     made in this thread, where threads would only wait for each other's turn to run
-    Python.  The others, whose files are all new, are made in threads
-    (``_each_in_threads``): creating a file is the file system's slower work, which
-    overlaps.  What each made is recorded here, the new folders after the others, in
-    ``wanted``'s order: the record does not depend on which thread finished first.
+    Python (and the folders themselves, all in one group, the kernel makes one at a time
+    whichever thread asks).  The others, whose files are all new, are made in threads
+    (``_each_in_threads``): creating files in different folders is the file system's
+    slower work, which overlaps.  What each made is recorded here, the new folders after
+    the others, in ``wanted``'s order: the record does not depend on which thread
+    finished first.
     """
     new, old = _Folders(staging), _Folders(previous) if previous is not None else None
     recorder = Recorder()
