@@ -279,12 +279,14 @@ def _fill(
             if "/" not in folder and folder:
                 new.fd(folder)  # opened here, once, for the threads that work inside it
             shared += _recorded(recorder, filled)
-        there = {job[0]: _in_previous(old, known.now, job[0]) for job in jobs}
-        linked = [job for job in jobs if there[job[0]]]
-        written = [job for job in jobs if not there[job[0]]]
-        made = {job[0]: _fill_folder(new, old, known, *job) for job in linked}
-        filled_in_threads = _each_in_threads(lambda job: _fill_folder(new, old, known, *job), written)
-        made.update(zip([job[0] for job in written], filled_in_threads, strict=True))
+
+        def fill(job: tuple[str, dict[str, bytes], dict[str, Seen] | None]) -> _Filled:
+            return _fill_folder(new, old, known, *job)
+
+        there = {job[0] for job in jobs if _in_previous(old, known.now, job[0])}
+        made = {job[0]: fill(job) for job in jobs if job[0] in there}  # mostly links: in this thread
+        written = [job for job in jobs if job[0] not in there]
+        made.update(zip([job[0] for job in written], _each_in_threads(fill, written), strict=True))
         for folder, _, _ in jobs:
             shared += _recorded(recorder, made[folder])
         for folder in sorted(present, reverse=True):  # folders of tools and skills that are gone, then groups
