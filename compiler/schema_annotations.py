@@ -79,7 +79,7 @@ class AnnotationReader(FieldReader):
 
 def _parse_annotation(text: str, pos: Pos) -> Expr | None:
     """A forward reference's text as an expression, every node placed at the string."""
-    from .index import IndexFailure, index_source  # LibCST, imported only for quoted annotations
+    from .index import IndexFailure, index_source  # the indexer: imported only for quoted annotations
 
     try:
         ast.parse(text.strip(), mode="eval")
