@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Annotated
 
 from ..serve.choices import Host, Transport
-from .lifetime import keep_until_exit
+from .lifetime import collect_seldom, keep_until_exit
 from .quick import argument, option, parse_plain
 
 __all__ = ["QUICK_COMMANDS", "Environment", "OutputFormat", "compile_", "quick_call", "serve", "settings", "test"]
@@ -70,6 +70,7 @@ def compile_(
     ] = False,
 ) -> int:
     """Check the project statically and build its per-tool bundles."""
+    collect_seldom()  # no project code runs in this process
     from .compiling import run_compile_command  # for start-up: the compiler loads when the command runs
 
     code = run_compile_command(

@@ -20,6 +20,13 @@ Only in a process that is the command's own (``cli.main.main``, the console scri
 program that runs a command in its own process (``cli.main.run``) keeps its collector as
 it is.
 
+A command that runs no project code in its process (``skill compile``) also has the collector
+run seldom (``collect_seldom``): a compile builds a large structure that lives until it ends,
+and the collector, looking at it again every 700 new objects, took 5 to 7% of a compile (94 ms
+of a cold compile of 500 tools, 14 ms of one after a change).  mypy runs with the same
+thresholds, for the same reason.  What is collectable is still collected, every 200,000 new
+objects: a cold compile of 500 tools peaked 1.6 MB higher.
+
 ``end_by_signal`` ends a process that has stopped in order for a signal as the signal's
 default action would have, so that what started it sees it end by that signal.
 
@@ -54,6 +61,7 @@ from ..contracts.signals import TERMINATING
 
 __all__ = [
     "end_by_signal",
+    "collect_seldom",
     "keep_lost_interruptions",
     "keep_until_exit",
     "own_process",
@@ -260,6 +268,18 @@ def keep_until_exit() -> None:
     """
     if _owned:
         gc.freeze()
+
+
+#: The collector's thresholds in a command that runs no project code (``collect_seldom``):
+#: new objects before a young collection, then young collections before each older one.
+_SELDOM: Final = (200_000, 30, 30)
+
+
+def collect_seldom() -> None:
+    """Have the collector run seldom (``_SELDOM``), in the command's own process; call it only
+    in a command that runs no project code in its process (see the module)."""
+    if _owned:
+        gc.set_threshold(*_SELDOM)
 
 
 def end_by_signal(signum: int) -> int:

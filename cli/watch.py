@@ -17,13 +17,14 @@ watch compares the modification times and sizes of the configuration and the sou
 A compile's caches (``compiler.cache``) are written after its report, before the watch
 waits: the report comes as soon as the new ``dist/`` is in place.
 
-The garbage collector works while the watch waits, not while it compiles: the watch keeps
-a large heap (the session), and a compile of 500 tools, with Python's threshold of 700
-new objects, ran hundreds of young collections, 3 to 5 ms of a 45 to 90 ms compile.  While
-it watches, a collection waits for ``_YOUNG_OBJECTS`` new objects, which a compile after
-one change does not reach, and the watch collects everything after each compile, before
-it waits (``_collected_while_idle``).  A first compile, which makes more, is collected as
-it goes, less often.  The collector's threshold is restored when the watch ends.
+The garbage collector works while the watch waits, not while it compiles: after each
+compile the watch collects everything, before it waits.  In ``skill compile``'s own process
+the collector runs seldom (``lifetime.collect_seldom``), so a compile after one change
+starts with nothing to collect and makes too little to start a collection.  (With
+Python's threshold of 700 new objects, such a compile of 500 tools ran hundreds of young
+collections, 3 to 5 ms of a 45 to 90 ms compile; and without the collection between
+compiles, the garbage of earlier ones would make a later one pay a collection that looks
+through the whole session.)
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import os
 import select
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rich.console import Console
@@ -62,9 +63,6 @@ _IN_NONBLOCK_CLOEXEC = os.O_NONBLOCK | os.O_CLOEXEC
 #: many such waits it makes at most before it looks anyway.
 _SETTLE_SECONDS = 0.005
 _MAX_SETTLES = 20
-#: While a watch runs: how many new objects the collector waits for before it collects the
-#: young ones (Python's default is 700).
-_YOUNG_OBJECTS = 20_000
 
 
 def snapshot(project: Path) -> dict[str, tuple[int, int]]:
@@ -171,23 +169,6 @@ class _Inotify:
             self.fd = -1
 
 
-@contextlib.contextmanager
-def _collected_while_idle() -> Iterator[Callable[[], None]]:
-    """Raise the collector's threshold for the young generation to ``_YOUNG_OBJECTS`` until
-    the block ends (then restore it); the function given collects everything, for the watch
-    to call once a compile is over."""
-
-    def collect() -> None:
-        gc.collect()
-
-    threshold = gc.get_threshold()
-    gc.set_threshold(_YOUNG_OBJECTS, *threshold[1:])
-    try:
-        yield collect
-    finally:
-        gc.set_threshold(*threshold)
-
-
 def _wait_for_session(project: Path, session: CompileSession, console: Console, inotify: _Inotify) -> None:
     """Until something the last compile read changed (see the module docstring)."""
     inotify.watch(dict.fromkeys(str(path) for path in session.folders()))
@@ -226,23 +207,22 @@ def watch_project(
     inotify = _Inotify()
     first = True
     try:
-        with _collected_while_idle() as collect:
-            while True:
-                before = None if fresh else snapshot(project)
-                last = session.snapshot if session is not None else None
-                with held_writes():  # the caches are written once the compile is reported, not before
-                    _compile(compile_once, console)
-                    fresh = session is not None and session.snapshot is not None and session.snapshot is not last
-                    console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
-                if first:  # it may have reused the last result whole: the next compile will not
-                    import_every_stage()
-                    first = False
-                collect()
-                if session is not None and fresh:
-                    _wait_for_session(project, session, console, inotify)
-                else:
-                    _wait_for_change(project, before if before is not None else _attempted(session), console)
-                console.print("[dim]Change detected, compiling again.[/]\n")
+        while True:
+            before = None if fresh else snapshot(project)
+            last = session.snapshot if session is not None else None
+            with held_writes():  # the caches are written once the compile is reported, not before
+                _compile(compile_once, console)
+                fresh = session is not None and session.snapshot is not None and session.snapshot is not last
+                console.print("[dim]Watching for changes (Ctrl-C to stop)...[/]")
+            if first:  # it may have reused the last result whole: the next compile will not
+                import_every_stage()
+                first = False
+            gc.collect()  # while nothing waits for it (see the module docstring)
+            if session is not None and fresh:
+                _wait_for_session(project, session, console, inotify)
+            else:
+                _wait_for_change(project, before if before is not None else _attempted(session), console)
+            console.print("[dim]Change detected, compiling again.[/]\n")
     except KeyboardInterrupt:
         console.print("[dim]Stopped watching.[/]")
         return 0

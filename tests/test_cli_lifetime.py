@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gc
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,10 +89,45 @@ def test_modules_that_are_odd_at_exit_end_the_process_quietly(tmp_path: Path, sk
 
 def test_a_command_run_inside_another_program_leaves_its_collector_alone(tmp_path: Path) -> None:
     project = write_project(tmp_path / "p", {"agent.py": AGENT})
-    before = gc.get_freeze_count()
+    before, threshold = gc.get_freeze_count(), gc.get_threshold()
     assert cli_main.run(["compile", str(project)]) == 0
     assert cli_main.run(["test", "--name", "ping", "--input", '{"text": "hi"}', "--json", str(project)]) == 0
-    assert gc.get_freeze_count() == before
+    assert (gc.get_freeze_count(), gc.get_threshold()) == (before, threshold)
+
+
+#: Runs the console script's ``main`` as the ``skill`` command does, and says at exit how its
+#: collector was set: its thresholds, and whether it froze what it made.
+COLLECTOR_AT_EXIT = """\
+import atexit, gc, sys
+atexit.register(lambda: print("collector", *gc.get_threshold(), gc.get_freeze_count() > 0, file=sys.stderr))
+from skillc.cli.entry import main
+sys.argv = ["skill", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (["compile"], "collector 200000 30 30 True"),  # runs no project code: seldom, and frozen at the end
+        (["compile", "--check"], "collector 200000 30 30 True"),
+        (["test", "--name", "ping", "--input", '{"text": "hi"}'], "collector 700 10 10 True"),  # runs tool code
+    ],
+    ids=["compile", "check", "test"],
+)
+def test_a_command_that_runs_no_project_code_has_the_collector_run_seldom(
+    tmp_path: Path, command: list[str], expected: str
+) -> None:
+    project = write_project(tmp_path / "p", {"agent.py": AGENT})
+    finished = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_AT_EXIT, *command, str(project)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert finished.stderr.strip().splitlines()[-1] == expected
 
 
 BUSY_THREAD = '''\
