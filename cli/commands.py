@@ -70,7 +70,7 @@ def compile_(
     ] = False,
 ) -> int:
     """Check the project statically and build its per-tool bundles."""
-    collect_seldom()  # no project code runs in this process
+    collect_seldom()  # until it ends: no project code runs in this process
     from .compiling import run_compile_command  # for start-up: the compiler loads when the command runs
 
     code = run_compile_command(
@@ -107,9 +107,9 @@ def test(
     ] = None,
 ) -> int:
     """Run one tool from its compiled bundle, as a model's call would."""
+    collect_seldom()  # while it loads: until run_test_command has opened the project (keep_until_exit)
     from .tooltest import run_test_command  # for start-up: the project and runtime load when the command runs
 
-    keep_until_exit()  # loaded, and no tool code has run yet
     return run_test_command(
         project,
         name,
@@ -146,9 +146,9 @@ def serve(
     ] = None,
 ) -> int:
     """Serve the compiled tools over MCP (Model Context Protocol)."""
+    collect_seldom()  # while it loads: until run_serve_command has loaded the server (keep_until_exit)
     from .serve import run_serve_command  # for start-up: the project and runtime load when the command runs
 
-    keep_until_exit()  # loaded, and no tool code has run yet
     return run_serve_command(
         project,
         transport=transport,

@@ -32,7 +32,7 @@ from ..runtime.results import ToolResult
 from .consoles import out_stream, runtime_log, shown, stderr, stdout
 from .event_loop import CommandRunner
 from .flags import json_object_flag
-from .lifetime import watch_for_missed_signals
+from .lifetime import keep_until_exit, watch_for_missed_signals
 from .opening import open_for_command
 
 if TYPE_CHECKING:
@@ -133,6 +133,7 @@ def run_test_command(
     user_data, session_data = json_object_flag("--user", user), json_object_flag("--session", session)
     tool_state = _state(state)
     opened = open_for_command(project, cast(Environment, environment))
+    keep_until_exit()  # loaded, and no tool code has run yet: collected as usual from here
     # Once compiled (a compile may fork): a tool may wait a minute, and a stop must not wait with it.
     watch_for_missed_signals()
     with opened:

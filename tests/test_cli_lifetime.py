@@ -32,16 +32,17 @@ LOG = open(os.environ["TOOL_LOG"], "a")
 
 @tool
 async def note(text: str) -> dict:
-    """Write a line to the log (on the event loop's thread); say whether what skillc loaded was frozen."""
+    """Write a line to the log (on the event loop's thread); say whether what skillc loaded was frozen,
+    and how often the collector runs."""
     LOG.write(text + "\\n")
-    return {"frozen_before": gc.get_freeze_count() > 0}
+    return {"frozen_before": gc.get_freeze_count() > 0, "threshold": list(gc.get_threshold())}
 
 
 @tool
 def note_sync(text: str) -> dict:
     """The same from a worker thread."""
     LOG.write(text + "\\n")
-    return {"frozen_before": gc.get_freeze_count() > 0}
+    return {"frozen_before": gc.get_freeze_count() > 0, "threshold": list(gc.get_threshold())}
 
 
 agent = Agent(name="a", skills=[Skill(name="s", tools=[note, note_sync])])
@@ -61,7 +62,8 @@ def test_what_a_tool_wrote_to_a_file_it_left_open_reaches_the_file_when_skill_te
     )
     assert result.code == 0, result.stdout + result.stderr
     output = json.loads(result.stdout)["output"] if as_json else result.stdout.split("\n", 4)[-1]
-    assert json.loads(output) == {"frozen_before": True}  # skillc's own objects, frozen before the tool ran
+    # skillc's own objects, frozen before the tool ran; the collector as Python sets it, for the tool's
+    assert json.loads(output) == {"frozen_before": True, "threshold": [700, 10, 10]}
     assert log.read_text() == "kept\n"  # before: lost with --json, each time
 
 
@@ -95,11 +97,18 @@ def test_a_command_run_inside_another_program_leaves_its_collector_alone(tmp_pat
     assert (gc.get_freeze_count(), gc.get_threshold()) == (before, threshold)
 
 
-#: Runs the console script's ``main`` as the ``skill`` command does, and says at exit how its
-#: collector was set: its thresholds, and whether it froze what it made.
-COLLECTOR_AT_EXIT = """\
+#: Runs the console script's ``main`` as the ``skill`` command does, and says how the collector was
+#: set each time the project was compiled (``skill test`` and ``skill serve`` compile it when it
+#: is stale), and at exit, with whether what the command made was frozen.
+COLLECTOR_SEEN = """\
 import atexit, gc, sys
-atexit.register(lambda: print("collector", *gc.get_threshold(), gc.get_freeze_count() > 0, file=sys.stderr))
+import skillc.compiler.api as api
+compile_project = api.compile_project
+def seen(*args, **kwargs):
+    print("compiling with", *gc.get_threshold(), file=sys.stderr)
+    return compile_project(*args, **kwargs)
+api.compile_project = seen
+atexit.register(lambda: print("at exit", *gc.get_threshold(), gc.get_freeze_count() > 0, file=sys.stderr))
 from skillc.cli.entry import main
 sys.argv = ["skill", *sys.argv[1:]]
 main()
@@ -107,27 +116,32 @@ main()
 
 
 @pytest.mark.parametrize(
-    ("command", "expected"),
+    ("command", "compiling"),
     [
-        (["compile"], "collector 200000 30 30 True"),  # runs no project code: seldom, and frozen at the end
-        (["compile", "--check"], "collector 200000 30 30 True"),
-        (["test", "--name", "ping", "--input", '{"text": "hi"}'], "collector 700 10 10 True"),  # runs tool code
+        (["compile"], "200000 30 30"),  # runs no project code: seldom until it ends
+        (["compile", "--check"], "200000 30 30"),
+        # These run tool code: the collector runs seldom only while they load (their modules,
+        # the project, and skill serve's server), as usual after.
+        (["test", "--name", "ping", "--input", '{"text": "hi"}'], "200000 30 30"),
+        (["serve"], "200000 30 30"),
     ],
-    ids=["compile", "check", "test"],
+    ids=["compile", "check", "test", "serve"],
 )
-def test_a_command_that_runs_no_project_code_has_the_collector_run_seldom(
-    tmp_path: Path, command: list[str], expected: str
+def test_the_collector_runs_seldom_in_a_compile_and_as_usual_once_tool_code_may_run(
+    tmp_path: Path, command: list[str], compiling: str
 ) -> None:
     project = write_project(tmp_path / "p", {"agent.py": AGENT})
     finished = subprocess.run(
-        [sys.executable, "-c", COLLECTOR_AT_EXIT, *command, str(project)],
+        [sys.executable, "-c", COLLECTOR_SEEN, *command, str(project)],
+        stdin=subprocess.DEVNULL,  # skill serve on stdio ends at the end of its input
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert finished.returncode == 0, finished.stdout + finished.stderr
-    assert finished.stderr.strip().splitlines()[-1] == expected
+    seen = [line for line in finished.stderr.splitlines() if line.startswith(("compiling with", "at exit"))]
+    assert seen == [f"compiling with {compiling}", "at exit 700 10 10 True"], finished.stderr
 
 
 BUSY_THREAD = '''\
