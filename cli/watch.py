@@ -21,10 +21,9 @@ The garbage collector works while the watch waits, not while it compiles: after 
 compile the watch collects everything, before it waits.  In ``skill compile``'s own process
 the collector runs seldom (``lifetime.collect_seldom``), so a compile after one change
 starts with nothing to collect and makes too little to start a collection.  (With
-Python's threshold of 700 new objects, such a compile of 500 tools ran hundreds of young
-collections, 3 to 5 ms of a 45 to 90 ms compile; and without the collection between
-compiles, the garbage of earlier ones would make a later one pay a collection that looks
-through the whole session.)
+Python's thresholds, such a compile of 500 tools ran some 8 young collections, nearly one of
+the middle generation, and every tenth compile one through the whole session: 3 to 5 ms
+of a 45 to 90 ms compile, on average.)
 """
 
 from __future__ import annotations
