@@ -23,8 +23,8 @@ it is.
 While a command loads, and for the whole of one that runs no project code in its process
 (``skill compile``), the collector runs seldom (``collect_seldom``): what loading makes, and
 the structure a compile builds, live until the process ends, and the collector, looking at
-them again every 700 new objects, took 5 to 9% of a command (94 ms of a cold compile of 500
-tools, 14 ms of one after a change, 22 ms of a ``skill test``).  mypy runs with the same
+them again every 700 new objects, took 5 to 7% of a command (94 ms of a cold compile of 500
+tools, 14 ms of one after a change, 14 ms of a ``skill test``).  mypy runs with the same
 thresholds, for the same reason.  What is collectable is still collected, every 200,000 new
 objects: a cold compile of 500 tools peaked 1.6 MB higher.  ``keep_until_exit`` gives the
 collector back its thresholds, so that what tool code makes is collected as usual.
