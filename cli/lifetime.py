@@ -62,8 +62,8 @@ from typing import Final
 from ..contracts.signals import TERMINATING
 
 __all__ = [
-    "end_by_signal",
     "collect_seldom",
+    "end_by_signal",
     "keep_lost_interruptions",
     "keep_until_exit",
     "own_process",
@@ -74,6 +74,11 @@ __all__ = [
 ]
 
 _owned: list[bool] = []
+#: The collector's thresholds while it runs seldom (``collect_seldom``): new objects before a
+#: young collection, then young collections before each older one.
+_SELDOM: Final = (200_000, 30, 30)
+#: The thresholds ``collect_seldom`` found, for ``keep_until_exit`` to give back.
+_usual: list[tuple[int, ...]] = []
 #: The signal that asked the command to end, once one has.
 _terminated: list[int] = []
 #: Whether ``watch_for_missed_signals`` has started its thread.
@@ -273,13 +278,6 @@ def keep_until_exit() -> None:
         gc.freeze()
         if _usual:
             gc.set_threshold(*_usual.pop())
-
-
-#: The collector's thresholds while it runs seldom (``collect_seldom``): new objects before a
-#: young collection, then young collections before each older one.
-_SELDOM: Final = (200_000, 30, 30)
-#: The thresholds ``collect_seldom`` found, for ``keep_until_exit`` to give back.
-_usual: list[tuple[int, ...]] = []
 
 
 def collect_seldom() -> None:

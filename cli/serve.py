@@ -92,7 +92,7 @@ def run_serve_command(
             from ..serve.server import build_server
             from ..serve.stdio import serve_stdio
 
-            keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet: collected as usual from here
+            keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet
             with opened:
                 server = build_server(opened, approve=approve)
                 notice(f"Serving agent {agent!r} ({count} tools) over MCP on stdio")
@@ -105,7 +105,7 @@ def run_serve_command(
         )
         from ..serve.http import serve_http
 
-        keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet: collected as usual from here
+        keep_until_exit()  # the server's modules are loaded too, and no tool code has run yet
         return _stopped(serve_http(opened, options))
 
 
