@@ -145,6 +145,7 @@ class CachedTool(NamedTuple):
 CACHE_TYPES: tuple[type, ...] = (CachedTool, Finding, Pos, ToolFiles)
 
 
+@functools.lru_cache(maxsize=8192)  # asked for each slot three times a compile
 def artifact_shard(slot: str) -> str:
     """The shard of a cache slot: by the tool's name, so a tool's compile and check slots share one."""
     return ARTIFACT_SHARDS[zlib.crc32(slot.split("#")[0].encode()) % len(ARTIFACT_SHARDS)]

@@ -56,10 +56,11 @@ def data_key(linker: Linker, names: Iterable[str], data: DataSet, memo: dict[fro
     """What the data of a bundle of the modules ``names`` depends on: the contents of its
     files, and the names (not the contents) of every other one.
 
-    It depends on the folders of those modules only: ``memo`` (for one ``data`` and one
-    configuration) keeps it by folders, which most tools share.
+    It depends on the folders of those modules only, and not even on those in a project
+    without data files: ``memo`` (for one ``data`` and one configuration) keeps it by
+    folders, which most tools share.
     """
-    folders = frozenset(_folders(_members(linker, names).values()))
+    folders = frozenset(_folders(_members(linker, names).values())) if data.files else frozenset()
     known = memo.get(folders) if memo is not None else None
     if known is None:
         known = _data_key(linker.config.include, linker.config.exclude, data, folders)

@@ -28,6 +28,7 @@ import stat
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -100,7 +101,11 @@ class DistRecord:
     subfolders: Mapping[str, tuple[str, ...]]
 
     def fingerprint(self) -> Fingerprint:
-        """What ``output.fingerprint`` finds in the folder, as long as nothing changed it since."""
+        """What ``output.fingerprint`` finds in the folder, as long as nothing changed it since (made once)."""
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> Fingerprint:
         entries = [
             ((f"{folder}/{name}" if folder else name), *written.seen.status)
             for folder, files in self.files.items()
@@ -108,6 +113,16 @@ class DistRecord:
         ]
         entries.extend((name, *folder.status) for name, folder in self.folders.items())
         return tuple(sorted(entries))
+
+    def statuses(self, now: Fingerprint | None) -> dict[str, Status] | None:
+        """``current_status(now)``, made once for this record's own fingerprint (``fingerprint_now``'s usual answer)."""
+        return self._statuses if now is self._fingerprint else current_status(now)
+
+    @cached_property
+    def _statuses(self) -> dict[str, Status]:
+        found = current_status(self._fingerprint)
+        assert found is not None
+        return found
 
     def unchanged(self, folder: str, info: os.stat_result) -> Mapping[str, Written] | None:
         """The files ``folder`` held when recorded, if ``info`` (a ``stat`` of it now) proves it holds the same entries."""
@@ -119,7 +134,12 @@ class DistRecord:
     def fingerprint_now(self) -> Fingerprint | None:
         """``output.fingerprint`` of the folder, taken now: the very same entries and statuses, but
         a folder that ``unchanged`` proves to hold the entries recorded is not listed again (its
-        entries still each get a ``stat``).  Every folder is opened without following a link."""
+        entries still each get a ``stat``).  Every folder is opened without following a link.
+
+        A folder that still holds exactly what was recorded, each entry with the status
+        recorded (most often, in a watch), gives ``fingerprint()`` itself: the same
+        object, with nothing built.
+        """
         try:
             if self.path.is_symlink() or not self.path.is_dir():
                 return None
@@ -128,12 +148,52 @@ class DistRecord:
             return None
         found: list[tuple[str, int, int, int, int, int]] = []
         try:
+            if self._as_recorded(top):
+                return self._fingerprint
             self._take(top, "", os.fstat(top), found)
         except OSError:  # changed while it was looked at: a plain walk says what it holds
             return fingerprint(self.path)
         finally:
             os.close(top)
         return tuple(sorted(found))
+
+    def _as_recorded(self, top: int) -> bool:
+        """Whether the folder open as ``top`` holds exactly the entries recorded, each with the status
+        recorded.  The top and every folder whose times are too recent to prove anything are
+        listed, as ``_take`` lists them; every file gets a ``stat``.  It stops at the first
+        difference (an entry gone among them)."""
+        try:
+            files = self.files.get("", {})
+            return self._lists(top, "", files) and self._same_inside(top, "", files)
+        except OSError:
+            return False
+
+    def _lists(self, fd: int, folder: str, files: Mapping[str, Written]) -> bool:
+        """Whether the folder open as ``fd`` lists exactly the ``files`` and folders recorded in it."""
+        with os.scandir(fd) as listing:
+            return {entry.name for entry in listing} == {*files, *self.subfolders.get(folder, ())}
+
+    def _same_inside(self, fd: int, folder: str, files: Mapping[str, Written]) -> bool:
+        """``_as_recorded`` below the folder open as ``fd``, which holds the ``files`` recorded."""
+        for name, written in files.items():
+            if status_of(os.stat(name, dir_fd=fd, follow_symlinks=False)) != written.seen.status:
+                return False
+        prefix = f"{folder}/" if folder else ""
+        for name in self.subfolders.get(folder, ()):
+            relative = prefix + name
+            sub = os.open(name, FOLDER, dir_fd=fd)
+            try:
+                recorded = self.folders.get(relative)
+                if recorded is None or status_of(os.fstat(sub)) != recorded.status:
+                    return False
+                inner = self.files.get(relative, {})
+                if not (recorded.settled or self._lists(sub, relative, inner)):
+                    return False
+                if not self._same_inside(sub, relative, inner):
+                    return False
+            finally:
+                os.close(sub)
+        return True
 
     def _take(
         self, fd: int, folder: str, info: os.stat_result, found: list[tuple[str, int, int, int, int, int]]

@@ -136,15 +136,17 @@ def emit_dist(
     # (guided by the record of how this process left it, if it has one).
     if record is not None and record.path == out:
         now = record.fingerprint_now()
+        statuses = record.statuses(now)  # no work when dist/ is just as this process left it
     else:
         now = fingerprint(out) if recorded is not None else None
+        statuses = current_status(now)
     check_output_folder(out, recorded, now)
     remove_leftovers(out)
     files, skeleton = dist_files(agent, skills, tools, warnings, digest, environment, known)
     spare = spare_folder(config.root, out)
     if session is not None:
         session.dist = session.spare = None  # whatever happens next, the fill changes what they say
-    staged = stage_dist(out, spare, files, record, current_status(now), spared)
+    staged = stage_dist(out, spare, files, record, statuses, spared)
     try:
         found = check(staged.path) if check is not None else []
     except BaseException:

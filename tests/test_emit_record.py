@@ -190,6 +190,77 @@ FOREIGN: dict[str, Callable[[Path, Path], None]] = {
 }
 
 
+def _tampered(tamper: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
+    return lambda dist, outside: tamper(dist / "tools/t1/tool.json", outside)
+
+
+def _file_removed(dist: Path, outside: Path) -> None:
+    (dist / "tools/t1/tool.json").unlink()
+
+
+def _folder_for_a_file(dist: Path, outside: Path) -> None:
+    (dist / "tools/t1/tool.json").unlink()
+    (dist / "tools/t1/tool.json").mkdir()
+
+
+def _tool_folder_removed(dist: Path, outside: Path) -> None:
+    shutil.rmtree(dist / "tools/t2")
+
+
+def _tool_folder_renamed(dist: Path, outside: Path) -> None:
+    (dist / "tools/t2").rename(dist / "tools/t9")
+
+
+def _manifest_removed(dist: Path, outside: Path) -> None:
+    (dist / "manifest.json").unlink()
+
+
+def _group_linked(dist: Path, outside: Path) -> None:
+    (dist / "tools").rename(outside / "tools")
+    (dist / "tools").symlink_to(outside / "tools", target_is_directory=True)
+
+
+#: Every way dist/ may differ from what the last compile recorded of it.
+CHANGES: dict[str, Callable[[Path, Path], None]] = {
+    **{name: _tampered(tamper) for name, tamper in TAMPERINGS.items()},
+    **FOREIGN,
+    "file-removed": _file_removed,
+    "folder-for-a-file": _folder_for_a_file,
+    "tool-folder-removed": _tool_folder_removed,
+    "tool-folder-renamed": _tool_folder_renamed,
+    "manifest-removed": _manifest_removed,
+    "group-linked": _group_linked,
+}
+
+
+@pytest.mark.parametrize("settled", [True, False], ids=["settled", "recent"])
+@pytest.mark.parametrize("change", [None, *CHANGES.values()], ids=["unchanged", *CHANGES])
+def test_the_look_at_dist_a_record_guides_finds_what_a_walk_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path, Path], None] | None, settled: bool
+) -> None:
+    """``fingerprint_now`` trusts a folder's listing only when its times are settled (all of them
+    with a racy window that ends a minute from now; right after a compile, none it wrote), and finds
+    whatever changed either way; a ``dist/`` just as recorded gives the record's own fingerprint."""
+    if settled:
+        monkeypatch.setattr("skillc.compiler.dist_record.RACY_NS", -60 * 10**9)
+    project, outside = tmp_path / "p", tmp_path / "outside"
+    outside.mkdir()
+    session = CompileSession()
+    for state in STATES[:2]:
+        _watch_compile(project, session, state)
+    record = session.dist
+    assert record is not None
+    assert {folder.settled for folder in record.folders.values()} == {settled}
+    if change is None:
+        assert record.fingerprint_now() is record.fingerprint()
+        assert record.fingerprint() == fingerprint(project / "dist")
+    else:
+        change(project / "dist", outside)
+        now = record.fingerprint_now()
+        assert now == fingerprint(project / "dist")
+        assert now != record.fingerprint()
+
+
 @pytest.mark.parametrize("plant", FOREIGN.values(), ids=FOREIGN.keys())
 def test_a_watch_sees_what_was_added_to_dist_and_leaves_it(tmp_path: Path, plant: Callable[[Path, Path], None]) -> None:
     project, outside = tmp_path / "p", tmp_path / "outside"
