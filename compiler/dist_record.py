@@ -118,6 +118,10 @@ class DistRecord:
         """``current_status(now)``, made once for this record's own fingerprint (``fingerprint_now``'s usual answer)."""
         return self._statuses if now is self._fingerprint else current_status(now)
 
+    def exactly(self, now: Mapping[str, Status] | None) -> bool:
+        """Whether ``now`` is this record's own ``statuses``: the folder was found just as recorded."""
+        return now is not None and now is self.__dict__.get("_statuses")
+
     @cached_property
     def _statuses(self) -> dict[str, Status]:
         found = current_status(self._fingerprint)
@@ -250,11 +254,14 @@ def proven_files(
     if record is None or now is None:
         return None
     recorded = record.files.get(folder, {})
+    exactly = record.exactly(now)  # every file has the status recorded
     prefix = f"{folder}/" if folder else ""
     found: dict[str, Written] = {}
     for name in names:
         written = recorded.get(name)
-        if written is None or not written.settled or now.get(prefix + name) != written.seen.status:
+        if written is None or not written.settled:
+            return None
+        if not exactly and now.get(prefix + name) != written.seen.status:
             return None
         found[name] = written
     return found
@@ -282,6 +289,15 @@ class Recorder:
             self.files.setdefault(folder, {})[name] = written
         else:
             self.file(folder, name, written.seen, written.data)
+
+    def kept_folder(self, folder: str, files: Mapping[str, Written], info: os.stat_result) -> None:
+        """``kept`` for each of ``files`` in ``folder``, then ``folder(folder, info)``: a folder kept as it is."""
+        if all(written.settled for written in files.values()):
+            self.files.setdefault(folder, {}).update(files)
+        else:
+            for name, written in files.items():
+                self.kept(folder, name, written)
+        self.folder(folder, info)
 
     def folder(self, name: str, info: os.stat_result) -> None:
         """The folder ``name`` (not the top) has its final status ``info``."""

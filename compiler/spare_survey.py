@@ -85,6 +85,8 @@ class _Known:
 
     def __init__(self, spare: DistRecord | None, current: DistRecord | None, now: Mapping[str, Status] | None) -> None:
         self.spare, self.current, self.now = spare, current, now
+        #: The current ``dist/`` was found just as recorded (``DistRecord.exactly``).
+        self.exactly = current is not None and current.exactly(now)
 
     def folders_in(self, group: str, info: os.stat_result) -> list[str] | None:
         """The folders ``group`` held when recorded, if ``info`` (a ``stat`` of it now) proves it holds the same."""
@@ -92,12 +94,19 @@ class _Known:
             return None
         return list(self.spare.subfolders.get(group, ()))
 
-    def files_in(self, folder: str, info: os.stat_result) -> dict[str, Written] | None:
+    def files_in(self, folder: str, info: os.stat_result) -> Mapping[str, Written] | None:
         """The current ``dist/``'s record of the files of ``folder``, if ``info`` proves the folder
         unchanged and each of its files is the current ``dist/``'s file there, proven unchanged."""
         recorded = self.spare.unchanged(folder, info) if self.spare is not None else None
         if recorded is None:
             return None
+        if self.exactly:  # each file of the folder recorded once for both, as kept by the last fill?
+            current = self.current.files.get(folder, {}) if self.current is not None else {}
+            for name, mine in recorded.items():
+                if current.get(name) is not mine or not mine.settled:
+                    break
+            else:
+                return recorded
         files = proven_files(self.current, self.now, folder, recorded)
         if files is None:
             return None

@@ -399,11 +399,10 @@ def _as_it_is(surveyed: Survey, folder: str, files: Mapping[str, bytes], recorde
     if written.keys() != files.keys():
         return False
     for name, data in files.items():  # its one other name is dist/'s; anything else takes the long way
-        if written[name].seen.links != 2 or written[name].data != data:
+        mine = written[name]
+        if mine.seen.links != 2 or mine.data != data:
             return False
-    for name in files:
-        recorder.kept(folder, name, written[name])
-    recorder.folder(folder, info)
+    recorder.kept_folder(folder, written, info)
     return True
 
 
