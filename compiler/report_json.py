@@ -32,25 +32,28 @@ class ReportText:
         """
         parts = []
         for key, value in report_to_dict(report, tools=False).items():
-            text = self._tools_text(report.tools) if key == "tools" else indented_json(value, ensure_ascii=True)
-            parts.append(f"{encode_basestring_ascii(key)}: " + text.replace("\n", "\n  "))
+            if key == "tools":
+                text = self._tools_text(report.tools)
+            else:
+                text = indented_json(value, ensure_ascii=True).replace("\n", "\n  ")
+            parts.append(f"{encode_basestring_ascii(key)}: " + text)
         return "{\n  " + ",\n  ".join(parts) + "\n}"
 
     def _tools_text(self, tools: tuple[ToolInfo, ...]) -> str:
-        """The ``tools`` array as it stands at the top level (indented there by the caller)."""
+        """The ``tools`` array, indented as it stands in the report (each tool's text kept so)."""
         known, self._tools = self._tools, {}
         texts = []
         for tool in tools:
             kept = known.get(tool.name)
             if kept is not None and kept[0] is tool:
                 text = kept[1]
-            else:
-                text = indented_json(_tool_dict(tool), ensure_ascii=True).replace("\n", "\n  ")  # inside the array
+            else:  # inside the array, inside the report
+                text = indented_json(_tool_dict(tool), ensure_ascii=True).replace("\n", "\n    ")
             self._tools[tool.name] = (tool, text)
             texts.append(text)
         if not texts:
             return "[]"
-        return "[\n  " + ",\n  ".join(texts) + "\n]"
+        return "[\n    " + ",\n    ".join(texts) + "\n  ]"
 
 
 def _relative(path: Path, root: Path) -> str:
