@@ -11,21 +11,21 @@ dates, no timestamps anywhere.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..contracts.settings import CLIENT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
-from .dist_files import EmittedSkill, EmittedTool
+from .dist_files import EmittedSkill, EmittedTool, ToolFiles
 from .dist_record import current_status
 from .json_text import indented_json
-from .manifest_reuse import Skeleton, manifest_bytes, reused_skeleton, skeleton_key
+from .manifest_reuse import Skeleton, manifest_bytes, manifest_entry, reused_skeleton, skeleton_key
 from .manifest_text import manifest_skeleton, tool_entry_json
 from .output import Fingerprint, check_output_folder, fingerprint, remove_leftovers
-from .staging import spare_folder, stage_dist
+from .staging import DistFiles, spare_folder, stage_dist
 from .swap import TRASH_DIR, discard_staging, swap_in
-from .types import AgentInfo, Config, Diagnostic, Severity
+from .types import AgentInfo, Config, Diagnostic, Severity, ToolInfo
 
 if TYPE_CHECKING:
     from .session import CompileSession
@@ -34,6 +34,8 @@ __all__ = [
     "MANIFEST",
     "MANIFEST_FORMAT",
     "Emitted",
+    "ToolOutput",
+    "ToolOutputs",
     "emit_dist",
     "json_bytes",
 ]
@@ -60,6 +62,57 @@ def _tool_entry(tool: EmittedTool) -> str:
     )
 
 
+def _tool_folder(tool: EmittedTool) -> dict[str, bytes]:
+    """The files of the tool's folder in ``dist/``, by name."""
+    schemas = tool.files
+    files: dict[str, bytes] = {}
+    if not tool.info.settings[CLIENT]:
+        files["bundle.zip"] = schemas.archive
+    files["input.schema.json"] = (schemas.input_json + "\n").encode()
+    if schemas.output_json is not None:
+        files["output.schema.json"] = (schemas.output_json + "\n").encode()
+    files["tool.json"] = schemas.definition
+    return files
+
+
+class ToolOutput(NamedTuple):
+    """What one tool puts into ``dist/``, as made from its definition ``info`` and artifacts ``files``."""
+
+    info: ToolInfo
+    files: ToolFiles
+    #: Its folder in ``dist/``, and the files there by name (read only: a watch's compiles share them).
+    folder: str
+    contents: Mapping[str, bytes]
+    #: Its manifest entry, placed (``manifest_reuse.manifest_entry``).
+    entry: str
+
+
+class ToolOutputs:
+    """Makes each tool's ``ToolOutput``, keeping it for as long as the tool's definition and
+    artifacts are the very same objects: a watch keeps one (``CompileSession.outputs``), and
+    after one change makes only the changed tools' again."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, ToolOutput] = {}
+
+    def __call__(self, tools: Sequence[EmittedTool]) -> list[ToolOutput]:
+        known, self._kept = self._kept, {}
+        made = []
+        for tool in tools:
+            output = known.get(tool.info.name)
+            if output is None or output.info is not tool.info or output.files is not tool.files:
+                output = ToolOutput(
+                    tool.info,
+                    tool.files,
+                    f"tools/{tool.info.name}",
+                    _tool_folder(tool),
+                    manifest_entry(_tool_entry(tool)),
+                )
+            self._kept[tool.info.name] = output
+            made.append(output)
+        return made
+
+
 def dist_files(
     agent: AgentInfo,
     skills: Sequence[EmittedSkill],
@@ -68,32 +121,30 @@ def dist_files(
     digest: str,
     environment: str,
     known: Skeleton | None = None,
-) -> tuple[dict[str, bytes], Skeleton]:
-    """Every file of ``dist/``, by path relative to it, and the manifest's ``Skeleton``.
+    outputs: ToolOutputs | None = None,
+) -> tuple[DistFiles, Skeleton]:
+    """Every file of ``dist/``, by folder (``staging.DistFiles``), and the manifest's ``Skeleton``.
 
     ``known`` is the skeleton of the last manifest written: reused when only the sources'
     digest changed (``manifest_reuse``), else made again (``manifest_text``); ``environment``
-    is ``requirements.environment_key()`` as the compile took it.
+    is ``requirements.environment_key()`` as the compile took it.  ``outputs`` makes each
+    tool's part (a new one without).
     """
-    files: dict[str, bytes] = {}
-    for tool in tools:
-        folder, schemas = f"tools/{tool.info.name}", tool.files
-        if not tool.info.settings[CLIENT]:
-            files[f"{folder}/bundle.zip"] = schemas.archive
-        files[f"{folder}/input.schema.json"] = (schemas.input_json + "\n").encode()
-        if schemas.output_json is not None:
-            files[f"{folder}/output.schema.json"] = (schemas.output_json + "\n").encode()
-        files[f"{folder}/tool.json"] = schemas.definition
+    made = (outputs if outputs is not None else ToolOutputs())(tools)
+    files: dict[str, Mapping[str, bytes]] = {output.folder: output.contents for output in made}
     for skill in skills:
         if skill.archive is not None:
-            files[f"skills/{skill.info.name}/condition.zip"] = skill.archive
+            files[f"skills/{skill.info.name}"] = {"condition.zip": skill.archive}
     conditions = [(skill.info, skill.archive, skill.entry_module) for skill in skills]
     key = skeleton_key(agent, conditions, warnings, environment)
     document = reused_skeleton(known, key, digest, [skill.archive for skill in skills])
     if document is None:  # more than a digest changed
         document = manifest_skeleton(agent, conditions, warnings, digest)
-    files[MANIFEST] = manifest_bytes(document, [_tool_entry(tool) for tool in tools])
-    return files, Skeleton(key, document)
+    files[""] = {MANIFEST: manifest_bytes(document, [output.entry for output in made])}
+    for folder in list(files):
+        if folder:
+            files.setdefault(folder.partition("/")[0], {})
+    return dict(sorted(files.items())), Skeleton(key, document)
 
 
 class Emitted(NamedTuple):
@@ -142,7 +193,10 @@ def emit_dist(
         statuses = current_status(now)
     check_output_folder(out, recorded, now)
     remove_leftovers(out)
-    files, skeleton = dist_files(agent, skills, tools, warnings, digest, environment, known)
+    outputs = None
+    if session is not None:
+        outputs = session.outputs = session.outputs if session.outputs is not None else ToolOutputs()
+    files, skeleton = dist_files(agent, skills, tools, warnings, digest, environment, known, outputs)
     spare = spare_folder(config.root, out)
     if session is not None:
         session.dist = session.spare = None  # whatever happens next, the fill changes what they say

@@ -29,7 +29,15 @@ from typing import Any, NamedTuple
 from .json_text import indented_json
 from .types import AgentInfo, Diagnostic, SkillInfo
 
-__all__ = ["Skeleton", "entry_inputs", "manifest_bytes", "retargeted", "reused_skeleton", "skeleton_key"]
+__all__ = [
+    "Skeleton",
+    "entry_inputs",
+    "manifest_bytes",
+    "manifest_entry",
+    "retargeted",
+    "reused_skeleton",
+    "skeleton_key",
+]
 
 #: Where the tool entries sit in the manifest: inside its ``tools`` list, two levels deep.
 _TOOL_DEPTH = "\n    "
@@ -111,18 +119,23 @@ def reused_skeleton(
     return {**known.document, "source_digest": digest, "skills": retold}
 
 
-def manifest_bytes(skeleton: Mapping[str, object], tool_entries: Sequence[str]) -> bytes:
-    """The manifest file: the ``skeleton`` document with ``tools`` given as each entry's text
-    (``manifest_text.tool_entry_json``).
+def manifest_entry(text: str) -> str:
+    """A tool's manifest entry (``manifest_text.tool_entry_json``) placed for ``manifest_bytes``:
+    indented as it stands in the manifest, inside its ``tools`` list.
 
     Text nests by indenting each of its lines: JSON text has a line break only between
     its parts (one inside a string is written ``\\n``).
     """
+    return text.replace("\n", _TOOL_DEPTH)
+
+
+def manifest_bytes(skeleton: Mapping[str, object], tool_entries: Sequence[str]) -> bytes:
+    """The manifest file: the ``skeleton`` document with ``tools`` given as each entry's text,
+    placed (``manifest_entry``)."""
     parts = []
     for key in sorted(skeleton):
         if key == "tools" and tool_entries:
-            entries = ("," + _TOOL_DEPTH).join(text.replace("\n", _TOOL_DEPTH) for text in tool_entries)
-            text = "[" + _TOOL_DEPTH + entries + "\n  ]"
+            text = "[" + _TOOL_DEPTH + ("," + _TOOL_DEPTH).join(tool_entries) + "\n  ]"
         else:
             text = indented_json(skeleton[key], sort_keys=True).replace("\n", "\n  ")
         parts.append(f"{encode_basestring(key)}: {text}")

@@ -46,7 +46,17 @@ from .dist_record import FOLDER, DistRecord, Recorder, Seen, Status, Written, pr
 from .output import staging_prefix
 from .spare_survey import Survey, Unexpected, survey
 
-__all__ = ["RECYCLING", "SPARE_DIR", "Staged", "real_folder", "spare_folder", "stage_dist", "throw_away"]
+__all__ = [
+    "RECYCLING",
+    "SPARE_DIR",
+    "DistFiles",
+    "Staged",
+    "by_folder",
+    "real_folder",
+    "spare_folder",
+    "stage_dist",
+    "throw_away",
+]
 
 #: Where a retired ``dist/`` waits, inside the project, to become the next compile's staging folder.
 SPARE_DIR = Path(".skill") / "spare"
@@ -64,6 +74,10 @@ _READ = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
 _J = TypeVar("_J")
 _R = TypeVar("_R")
+
+#: Every file of a ``dist/`` by folder (``""`` for the top, then ``tools``, ``tools/<name>``, ...),
+#: parents first, then by name: the bytes each holds.
+DistFiles = Mapping[str, Mapping[str, bytes]]
 
 
 @dataclass(frozen=True)
@@ -86,12 +100,12 @@ def spare_folder(root: Path, out: Path) -> Path:
 def stage_dist(
     out: Path,
     spare: Path,
-    files: Mapping[str, bytes],
+    wanted: DistFiles,
     record: DistRecord | None = None,
     now: Mapping[str, Status] | None = None,
     spared: DistRecord | None = None,
 ) -> Staged:
-    """Make a folder beside ``out`` that holds exactly ``files`` (relative path -> bytes).
+    """Make a folder beside ``out`` that holds exactly ``wanted`` (``by_folder`` makes it of paths).
 
     It is the ``spare`` folder if one is parked there and is exactly a tree skillc
     writes, else a new one; a recycled folder that turns out unusable half-way is thrown
@@ -104,7 +118,6 @@ def stage_dist(
     ``spare`` (``spare_survey``).
     """
     previous = out if out.is_dir() and not out.is_symlink() else None
-    wanted = _by_folder(files)
     known = _Known(
         record if record is not None and record.path == out else None,
         now,
@@ -170,8 +183,8 @@ def throw_away(folder: Path) -> None:
 # ---------------------------------------------------------------- filling the folder
 
 
-def _by_folder(files: Mapping[str, bytes]) -> dict[str, dict[str, bytes]]:
-    """``files`` by folder (``""`` for the top, then ``tools``, ``tools/<name>``, ...), parents first."""
+def by_folder(files: Mapping[str, bytes]) -> dict[str, dict[str, bytes]]:
+    """``files`` (relative path -> bytes) as ``DistFiles``."""
     wanted: dict[str, dict[str, bytes]] = {"": {}}
     for relative, data in files.items():
         folder, _, name = relative.rpartition("/")
@@ -240,9 +253,7 @@ class _Folders:
                 os.close(fd)
 
 
-def _fill(
-    staging: Path, previous: Path | None, wanted: dict[str, dict[str, bytes]], known: _Known, *, recycled: bool
-) -> Staged:
+def _fill(staging: Path, previous: Path | None, wanted: DistFiles, known: _Known, *, recycled: bool) -> Staged:
     """Make ``staging`` hold exactly ``wanted``, sharing what it can with ``previous``, and record it.
 
     The top folder, the groups (``tools``, ``skills``) and the folders a recycled tree
@@ -264,7 +275,7 @@ def _fill(
         present = surveyed.files if surveyed is not None else {"": {}}
         shared = 0
         # New folders of tools and skills, made once their groups are there.
-        jobs: list[tuple[str, dict[str, bytes], dict[str, Seen] | None]] = []
+        jobs: list[tuple[str, Mapping[str, bytes], dict[str, Seen] | None]] = []
         for folder, files in wanted.items():
             if surveyed is not None and _as_it_is(surveyed, folder, files, recorder):
                 del present[folder]
@@ -280,7 +291,7 @@ def _fill(
                 new.fd(folder)  # opened here, once, for the threads that work inside it
             shared += _recorded(recorder, filled)
 
-        def fill(job: tuple[str, dict[str, bytes], dict[str, Seen] | None]) -> _Filled:
+        def fill(job: tuple[str, Mapping[str, bytes], dict[str, Seen] | None]) -> _Filled:
             return _fill_folder(new, old, known, *job)
 
         there = {job[0] for job in jobs if _in_previous(old, known.now, job[0])}

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from skillc.compiler.emit import json_bytes
 from skillc.compiler.json_text import indented_json
-from skillc.compiler.manifest_reuse import Skeleton, manifest_bytes, retargeted, reused_skeleton
+from skillc.compiler.manifest_reuse import Skeleton, manifest_bytes, manifest_entry, retargeted, reused_skeleton
 from skillc.compiler.manifest_text import manifest_skeleton, tool_entry_json
 from skillc.compiler.types import AgentInfo, Diagnostic, Severity, SkillInfo, Source, ToolInfo
 from skillc.contracts.manifest import Manifest, ToolEntry
@@ -46,7 +46,7 @@ SKELETON = st.fixed_dictionaries(
 def test_spliced_tool_entries_give_the_bytes_of_the_whole_document(
     skeleton: dict[str, object], entries: list[dict[str, object]]
 ) -> None:
-    texts = [indented_json(entry, sort_keys=True) for entry in entries]
+    texts = [manifest_entry(indented_json(entry, sort_keys=True)) for entry in entries]
     assert manifest_bytes(skeleton, texts) == json_bytes({**skeleton, "tools": entries})
 
 

@@ -20,7 +20,7 @@ import pytest
 from helpers import RunSkill, read_tree, write_project, write_tree
 from skillc.compiler.dist_record import current_status
 from skillc.compiler.output import fingerprint
-from skillc.compiler.staging import THREADED_FROM, _each_in_threads, spare_folder, stage_dist
+from skillc.compiler.staging import THREADED_FROM, _each_in_threads, by_folder, spare_folder, stage_dist
 
 TOOL = """from pydantic import BaseModel
 from skillc import Tool
@@ -288,7 +288,7 @@ def test_a_fill_without_a_parked_folder_links_what_is_unchanged_and_writes_the_r
         **{f"tools/t{n}/{name}": f"{n} {name}".encode() for n in range(5, 10) for name in ("tool.json", "bundle.zip")},
     }
     now = current_status(fingerprint(out)) if fingerprinted else None
-    staged = stage_dist(out, spare_folder(tmp_path, out), after, now=now)
+    staged = stage_dist(out, spare_folder(tmp_path, out), by_folder(after), now=now)
     try:
         assert _files(staged.path) == after
         shared = {
