@@ -15,17 +15,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..contracts.settings import CLIENT
 from ..contracts.spec import MANIFEST, MANIFEST_FORMAT
-from .dist_files import EmittedSkill, EmittedTool, ToolFiles
+from .dist_files import EmittedSkill, EmittedTool
 from .dist_record import current_status
 from .json_text import indented_json
-from .manifest_reuse import Skeleton, manifest_bytes, manifest_entry, reused_skeleton, skeleton_key
-from .manifest_text import manifest_skeleton, tool_entry_json
+from .manifest_reuse import Skeleton, manifest_bytes, reused_skeleton, skeleton_key
+from .manifest_text import manifest_skeleton
 from .output import Fingerprint, check_output_folder, fingerprint, remove_leftovers
 from .staging import DistFiles, spare_folder, stage_dist
 from .swap import TRASH_DIR, discard_staging, swap_in
-from .types import AgentInfo, Config, Diagnostic, Severity, ToolInfo
+from .tool_outputs import ToolOutputs
+from .types import AgentInfo, Config, Diagnostic, Severity
 
 if TYPE_CHECKING:
     from .session import CompileSession
@@ -34,8 +34,6 @@ __all__ = [
     "MANIFEST",
     "MANIFEST_FORMAT",
     "Emitted",
-    "ToolOutput",
-    "ToolOutputs",
     "emit_dist",
     "json_bytes",
 ]
@@ -50,67 +48,6 @@ def json_bytes(document: object, *, sort_keys: bool = True) -> bytes:
     thousand documents per compile); anything but plain JSON data goes to ``json.dumps``.
     """
     return (indented_json(document, sort_keys=sort_keys) + "\n").encode()
-
-
-def _tool_entry(tool: EmittedTool) -> str:
-    """The tool's manifest entry: as its artifacts were made with it, else rendered now."""
-    files = tool.files
-    if files.manifest_json:
-        return files.manifest_json
-    return tool_entry_json(
-        tool.info, files.archive, files.entry_module, files.requirements, files.output_schema is not None
-    )
-
-
-def _tool_folder(tool: EmittedTool) -> dict[str, bytes]:
-    """The files of the tool's folder in ``dist/``, by name."""
-    schemas = tool.files
-    files: dict[str, bytes] = {}
-    if not tool.info.settings[CLIENT]:
-        files["bundle.zip"] = schemas.archive
-    files["input.schema.json"] = (schemas.input_json + "\n").encode()
-    if schemas.output_json is not None:
-        files["output.schema.json"] = (schemas.output_json + "\n").encode()
-    files["tool.json"] = schemas.definition
-    return files
-
-
-class ToolOutput(NamedTuple):
-    """What one tool puts into ``dist/``, as made from its definition ``info`` and artifacts ``files``."""
-
-    info: ToolInfo
-    files: ToolFiles
-    #: Its folder in ``dist/``, and the files there by name (read only: a watch's compiles share them).
-    folder: str
-    contents: Mapping[str, bytes]
-    #: Its manifest entry, placed (``manifest_reuse.manifest_entry``).
-    entry: str
-
-
-class ToolOutputs:
-    """Makes each tool's ``ToolOutput``, keeping it for as long as the tool's definition and
-    artifacts are the very same objects: a watch keeps one (``CompileSession.outputs``), and
-    after one change makes only the changed tools' again."""
-
-    def __init__(self) -> None:
-        self._kept: dict[str, ToolOutput] = {}
-
-    def __call__(self, tools: Sequence[EmittedTool]) -> list[ToolOutput]:
-        known, self._kept = self._kept, {}
-        made = []
-        for tool in tools:
-            output = known.get(tool.info.name)
-            if output is None or output.info is not tool.info or output.files is not tool.files:
-                output = ToolOutput(
-                    tool.info,
-                    tool.files,
-                    f"tools/{tool.info.name}",
-                    _tool_folder(tool),
-                    manifest_entry(_tool_entry(tool)),
-                )
-            self._kept[tool.info.name] = output
-            made.append(output)
-        return made
 
 
 def dist_files(

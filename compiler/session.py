@@ -26,8 +26,8 @@ from .types import Config
 
 if TYPE_CHECKING:
     from .dist_record import DistRecord
-    from .emit import ToolOutputs
     from .link_cache import LinkRecord
+    from .tool_outputs import ToolOutputs
 
 __all__ = ["CompileSession"]
 
@@ -47,7 +47,7 @@ class CompileSession:
     dist: DistRecord | None = None
     #: How the last compile left the dist/ it retired, now parked in .skill/spare/ (``spare_survey``).
     spare: DistRecord | None = None
-    #: What each tool put into dist/ (``emit.ToolOutputs``), made again only for a tool that changed.
+    #: What each tool put into dist/ (``tool_outputs``), made again only for a tool that changed.
     outputs: ToolOutputs | None = None
     #: The pyproject.toml the last compile found, and its identity before it was read
     #: (``None`` when it found none): what a compile that failed on it had read.

@@ -287,4 +287,3 @@ def test_a_watch_after_another_process_wrote_dist_reads_it_back(tmp_path: Path) 
     assert compile_project(project).dist == DIST_WRITTEN
     _watch_compile(project, session, states[0])
     assert read_tree(project / "dist") == _cold(tmp_path, states[0], "0")
-
