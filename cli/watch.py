@@ -5,9 +5,10 @@ identity of pyproject.toml, of every folder it walked and every file it read, ea
 before it was read), so that a change saved while a compile runs is compiled next, never
 missed, and the next compile reads again only what changed.  A change is found by a stat
 of each of those paths: on Linux as soon as inotify says that one of those folders
-changed, and everywhere every ``POLL_SECONDS`` whatever inotify says (it does not see
-every file system, nor files reached through symbolic links).  Polling and inotify need
-no extra dependency.
+changed and every file written there is closed again (a file still being written is not
+compiled half-way), and everywhere every ``POLL_SECONDS`` whatever inotify says (it does
+not see every file system, nor files reached through symbolic links).  Polling and
+inotify need no extra dependency.
 
 Editors that save by renaming leave no ``pyproject.toml`` for a moment, and a file may
 vanish while a compile reads it: the watch says so in one line and waits for the
@@ -33,6 +34,7 @@ import ctypes
 import gc
 import os
 import select
+import struct
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -58,10 +60,16 @@ _INOTIFY_SECONDS = 0.5
 #: IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF: every change of a folder's entries or of itself.
 _INOTIFY_MASK = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800
 _IN_NONBLOCK_CLOEXEC = os.O_NONBLOCK | os.O_CLOEXEC
-#: After an event, how long the folders must stay quiet before the watch looks; and how
-#: many such waits it makes at most before it looks anyway.
-_SETTLE_SECONDS = 0.005
+#: IN_MODIFY, and what ends a write: IN_CLOSE_WRITE, IN_MOVED_FROM, IN_DELETE; IN_Q_OVERFLOW.
+_IN_MODIFY, _WRITE_ENDS, _IN_Q_OVERFLOW = 0x2, 0x8 | 0x40 | 0x200, 0x4000
+#: Each inotify event: its watch, its mask, its cookie, the length of the name after it.
+_EVENT = struct.Struct("iIII")
+#: Once no file written to is still open, how long the folders must stay quiet before the
+#: watch looks; and how many such waits it makes at most before it looks anyway.
+_SETTLE_SECONDS = 0.002
 _MAX_SETTLES = 20
+#: How long the watch waits at most for a file written to be closed before it looks anyway.
+_WRITER_SECONDS = 2.0
 
 
 def snapshot(project: Path) -> dict[str, tuple[int, int]]:
@@ -147,20 +155,49 @@ class _Inotify:
             self._libc, self.fd = None, -1
 
     def wait(self, seconds: float) -> None:
-        """Until events arrive and then stop for ``_SETTLE_SECONDS`` (a save is often a
-        truncation, then a write: one change), or until ``seconds`` have passed."""
+        """Until a change shows and is complete, or until ``seconds`` have passed with none.
+
+        A change is complete once every file written to is closed again (a save is often a
+        truncation, then a write: one change; a file kept open is waited for
+        ``_WRITER_SECONDS`` at most), and then the folders stay quiet for ``_SETTLE_SECONDS``
+        (a save by rename closes a file, then renames it: one change).
+        """
         if self.fd < 0:
             time.sleep(seconds)
             return
-        timeout = seconds
-        for _ in range(_MAX_SETTLES):
-            ready, _, _ = select.select([self.fd], [], [], timeout)
-            if not ready:
+        if not select.select([self.fd], [], [], seconds)[0]:
+            return
+        writing: set[tuple[int, bytes]] = set()
+        writers_until = time.monotonic() + _WRITER_SECONDS
+        settles = 0
+        while True:
+            self._read(writing)
+            left = writers_until - time.monotonic()
+            if writing and left > 0:
+                timeout = left
+            else:
+                settles += 1
+                if settles > _MAX_SETTLES:
+                    return
+                timeout = _SETTLE_SECONDS
+            if not select.select([self.fd], [], [], timeout)[0]:
                 return
-            with contextlib.suppress(BlockingIOError, InterruptedError):
-                while os.read(self.fd, 65536):
-                    pass
-            timeout = _SETTLE_SECONDS
+
+    def _read(self, writing: set[tuple[int, bytes]]) -> None:
+        """Read every event there is; ``writing`` keeps the files (watch, name) written to and not closed since."""
+        with contextlib.suppress(BlockingIOError, InterruptedError):
+            while data := os.read(self.fd, 65536):
+                offset = 0
+                while offset + _EVENT.size <= len(data):
+                    watch, mask, _, length = _EVENT.unpack_from(data, offset)
+                    start = offset + _EVENT.size
+                    name, offset = data[start : start + length].rstrip(b"\0"), start + length
+                    if mask & _IN_Q_OVERFLOW:  # events were lost: nothing is known to be open
+                        writing.clear()
+                    elif mask & _IN_MODIFY:
+                        writing.add((watch, name))
+                    elif mask & _WRITE_ENDS:
+                        writing.discard((watch, name))
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -172,6 +209,7 @@ def _wait_for_session(project: Path, session: CompileSession, console: Console, 
     """Until something the last compile read changed (see the module docstring)."""
     inotify.watch(dict.fromkeys(str(path) for path in session.folders()))
     seconds = _INOTIFY_SECONDS if inotify.fd >= 0 else POLL_SECONDS
+    inotify.wait(0)  # what changed meanwhile: a file still being written is waited for
     while not session.changed():
         inotify.wait(seconds)
     pyproject = session.config.pyproject if session.config is not None else None

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from helpers import DEFAULT_PYPROJECT, SKILL, run_command, write_project
 from rich.console import Console
 from skillc.cli.watch import watch_project
@@ -165,6 +166,28 @@ def test_watch_compiles_equal_fresh_compiles_across_added_removed_and_edited_fil
             expected, written = _fresh(project, fresh)
             assert report == expected
             assert _files(project / "dist") == (written if report["ok"] else before)
+
+
+def test_a_watch_compiles_a_file_being_written_only_once_it_is_closed(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path / "project", {"agent.py": _agent([0]), "models.py": MODELS, "tool_0.py": TOOL.format(i=0)}
+    )
+    edited = TOOL.format(i=0).replace("Tool number 0.", "Tool number 0, edited.")
+    with _watching(project) as watch:
+        assert watch.next_report()["ok"] is True
+        _save(project / "src", {"tool_0.py": TOOL.format(i=0) + "# saved\n"})  # the watch watches its folders now
+        assert watch.next_report()["ok"] is True
+        with (project / "src/tool_0.py").open("w", encoding="utf-8") as stream:  # truncated: a change
+            stream.write(edited[: len(edited) // 2])  # half of it, flushed: a compile now would fail
+            stream.flush()
+            with pytest.raises(AssertionError, match="no compile within"):
+                watch.next_report(timeout=0.5)
+            stream.write(edited[len(edited) // 2 :])
+        report = watch.next_report()
+    assert report["ok"] is True
+    tools = report["tools"]
+    assert isinstance(tools, list)
+    assert [tool["description"] for tool in tools] == ["Tool number 0, edited."]
 
 
 def test_a_watch_writes_the_caches_of_a_compile_after_its_report_and_before_it_waits(tmp_path: Path) -> None:
