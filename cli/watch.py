@@ -37,7 +37,7 @@ import select
 import struct
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from pathlib import Path
 
 from rich.console import Console
@@ -69,7 +69,7 @@ _EVENT = struct.Struct("iIII")
 _SETTLE_SECONDS = 0.002
 _MAX_SETTLES = 20
 #: How long the watch waits at most for a file written to be closed before it looks anyway.
-_WRITER_SECONDS = 2.0
+_WRITER_SECONDS = 5.0
 
 
 def snapshot(project: Path) -> dict[str, tuple[int, int]]:
@@ -131,6 +131,8 @@ class _Inotify:
     def __init__(self) -> None:
         self.fd = -1
         self._libc: ctypes.CDLL | None = None
+        #: Each watch's folder, by its number.
+        self._folders: dict[int, bytes] = {}
 
     def watch(self, folders: Iterable[str]) -> None:
         """Watch ``folders`` too (those watched already stay watched); if one cannot be watched,
@@ -140,9 +142,12 @@ class _Inotify:
         if self._libc is None or self.fd < 0:
             return
         for folder in folders:
-            if self._libc.inotify_add_watch(self.fd, os.fsencode(folder), _INOTIFY_MASK) < 0:
+            path = os.fsencode(folder)
+            watch = self._libc.inotify_add_watch(self.fd, path, _INOTIFY_MASK)
+            if watch < 0:
                 self.close()
                 return
+            self._folders[watch] = path
 
     def _open(self) -> None:
         if not sys.platform.startswith("linux"):
@@ -154,13 +159,15 @@ class _Inotify:
         except (OSError, AttributeError):
             self._libc, self.fd = None, -1
 
-    def wait(self, seconds: float) -> None:
+    def wait(self, seconds: float, inputs: Container[str] = frozenset()) -> None:
         """Until a change shows and is complete, or until ``seconds`` have passed with none.
 
-        A change is complete once every file written to is closed again (a save is often a
+        A change is complete once every input written to is closed again (a save is often a
         truncation, then a write: one change; a file kept open is waited for
         ``_WRITER_SECONDS`` at most), and then the folders stay quiet for ``_SETTLE_SECONDS``
-        (a save by rename closes a file, then renames it: one change).
+        (a save by rename closes a file, then renames it: one change).  An input is a path
+        in ``inputs``, a module or a pyproject.toml: not an editor's swap file, which stays
+        open for as long as the file is edited.
         """
         if self.fd < 0:
             time.sleep(seconds)
@@ -171,7 +178,7 @@ class _Inotify:
         writers_until = time.monotonic() + _WRITER_SECONDS
         settles = 0
         while True:
-            self._read(writing)
+            self._read(writing, inputs)
             left = writers_until - time.monotonic()
             if writing and left > 0:
                 timeout = left
@@ -183,8 +190,8 @@ class _Inotify:
             if not select.select([self.fd], [], [], timeout)[0]:
                 return
 
-    def _read(self, writing: set[tuple[int, bytes]]) -> None:
-        """Read every event there is; ``writing`` keeps the files (watch, name) written to and not closed since."""
+    def _read(self, writing: set[tuple[int, bytes]], inputs: Container[str]) -> None:
+        """Read every event there is; ``writing`` keeps the inputs (watch, name) written to and not closed since."""
         with contextlib.suppress(BlockingIOError, InterruptedError):
             while data := os.read(self.fd, 65536):
                 offset = 0
@@ -194,24 +201,33 @@ class _Inotify:
                     name, offset = data[start : start + length].rstrip(b"\0"), start + length
                     if mask & _IN_Q_OVERFLOW:  # events were lost: nothing is known to be open
                         writing.clear()
-                    elif mask & _IN_MODIFY:
+                    elif mask & _IN_MODIFY and self._is_input(watch, name, inputs):
                         writing.add((watch, name))
                     elif mask & _WRITE_ENDS:
                         writing.discard((watch, name))
+
+    def _is_input(self, watch: int, name: bytes, inputs: Container[str]) -> bool:
+        """Whether the file ``name`` in the folder of ``watch`` is what a compile reads (see ``wait``)."""
+        if name.endswith(b".py") or name == b"pyproject.toml":
+            return True
+        folder = self._folders.get(watch)
+        return folder is not None and os.fsdecode(os.path.join(folder, name)) in inputs
 
     def close(self) -> None:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+        self._folders.clear()
 
 
 def _wait_for_session(project: Path, session: CompileSession, console: Console, inotify: _Inotify) -> None:
     """Until something the last compile read changed (see the module docstring)."""
     inotify.watch(dict.fromkeys(str(path) for path in session.folders()))
     seconds = _INOTIFY_SECONDS if inotify.fd >= 0 else POLL_SECONDS
-    inotify.wait(0)  # what changed meanwhile: a file still being written is waited for
+    inputs = session.inputs()
+    inotify.wait(0, inputs)  # what changed meanwhile: a file still being written is waited for
     while not session.changed():
-        inotify.wait(seconds)
+        inotify.wait(seconds, inputs)
     pyproject = session.config.pyproject if session.config is not None else None
     if pyproject is None or identity(pyproject) is None:  # it went: wait for it as before any compile
         _wait_for_change(project, {}, console)

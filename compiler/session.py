@@ -70,6 +70,12 @@ class CompileSession:
             return True
         return self.link is not None and not same_root_files(self.config.root, self.link.root_files)
 
+    def inputs(self) -> frozenset[str]:
+        """Every path the last compile read: its pyproject.toml, each folder walked and each file read."""
+        if self.config is None or self.snapshot is None:
+            return frozenset()
+        return frozenset({str(self.config.pyproject), *self.snapshot.identities})
+
     def folders(self) -> list[Path]:
         """The folders a change of what ``changed`` looks at shows in: the project's, and each one walked."""
         if self.config is None or self.snapshot is None:

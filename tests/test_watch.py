@@ -190,6 +190,27 @@ def test_a_watch_compiles_a_file_being_written_only_once_it_is_closed(tmp_path: 
     assert [tool["description"] for tool in tools] == ["Tool number 0, edited."]
 
 
+def test_a_watch_does_not_wait_for_a_file_it_does_not_read_to_be_closed(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path / "project", {"agent.py": _agent([0]), "models.py": MODELS, "tool_0.py": TOOL.format(i=0)}
+    )
+    edited = TOOL.format(i=0).replace("Tool number 0.", "Tool number 0, edited.")
+    with _watching(project) as watch:
+        assert watch.next_report()["ok"] is True
+        _save(project / "src", {"tool_0.py": TOOL.format(i=0) + "# saved\n"})  # the watch watches its folders now
+        assert watch.next_report()["ok"] is True
+        with (project / "src/.tool_0.py.swp").open("wb") as swap:  # an editor's, open while it edits
+            swap.write(b"swap")
+            swap.flush()
+            _save(project / "src", {"tool_0.py": edited})
+            swap.write(b" again")
+            swap.flush()
+            report = watch.next_report(timeout=4)  # sooner than a file the compile reads is waited for
+    tools = report["tools"]
+    assert isinstance(tools, list)
+    assert [tool["description"] for tool in tools] == ["Tool number 0, edited."]
+
+
 def test_a_watch_writes_the_caches_of_a_compile_after_its_report_and_before_it_waits(tmp_path: Path) -> None:
     """While a watch reports a compile, its caches are held back; they are on disk, as a compile
     of its own leaves them, before the watch waits for the next change."""
