@@ -168,47 +168,53 @@ def test_watch_compiles_equal_fresh_compiles_across_added_removed_and_edited_fil
             assert _files(project / "dist") == (written if report["ok"] else before)
 
 
-def test_a_watch_compiles_a_file_being_written_only_once_it_is_closed(tmp_path: Path) -> None:
+#: The one tool of ``_watching_a_saved_tool``'s project, described anew.
+EDITED = TOOL.format(i=0).replace("Tool number 0.", "Tool number 0, edited.")
+
+
+@contextlib.contextmanager
+def _watching_a_saved_tool(tmp_path: Path) -> Iterator[tuple[Path, _Watch]]:
+    """A watch of a project of one tool that has compiled it, then a save of its module (so it
+    watches the folders the compile read): its ``src`` folder, and the watch."""
     project = write_project(
         tmp_path / "project", {"agent.py": _agent([0]), "models.py": MODELS, "tool_0.py": TOOL.format(i=0)}
     )
-    edited = TOOL.format(i=0).replace("Tool number 0.", "Tool number 0, edited.")
     with _watching(project) as watch:
         assert watch.next_report()["ok"] is True
-        _save(project / "src", {"tool_0.py": TOOL.format(i=0) + "# saved\n"})  # the watch watches its folders now
+        _save(project / "src", {"tool_0.py": TOOL.format(i=0) + "# saved\n"})
         assert watch.next_report()["ok"] is True
-        with (project / "src/tool_0.py").open("w", encoding="utf-8") as stream:  # truncated: a change
-            stream.write(edited[: len(edited) // 2])  # half of it, flushed: a compile now would fail
+        yield project / "src", watch
+
+
+def _descriptions(report: dict[str, object]) -> list[object]:
+    tools = report["tools"]
+    assert isinstance(tools, list)
+    return [tool["description"] for tool in tools]
+
+
+def test_a_watch_compiles_a_file_being_written_only_once_it_is_closed(tmp_path: Path) -> None:
+    with _watching_a_saved_tool(tmp_path) as (src, watch):
+        with (src / "tool_0.py").open("w", encoding="utf-8") as stream:  # truncated: a change
+            stream.write(EDITED[: len(EDITED) // 2])  # half of it, flushed: a compile now would fail
             stream.flush()
             with pytest.raises(AssertionError, match="no compile within"):
                 watch.next_report(timeout=0.5)
-            stream.write(edited[len(edited) // 2 :])
+            stream.write(EDITED[len(EDITED) // 2 :])
         report = watch.next_report()
     assert report["ok"] is True
-    tools = report["tools"]
-    assert isinstance(tools, list)
-    assert [tool["description"] for tool in tools] == ["Tool number 0, edited."]
+    assert _descriptions(report) == ["Tool number 0, edited."]
 
 
 def test_a_watch_does_not_wait_for_a_file_it_does_not_read_to_be_closed(tmp_path: Path) -> None:
-    project = write_project(
-        tmp_path / "project", {"agent.py": _agent([0]), "models.py": MODELS, "tool_0.py": TOOL.format(i=0)}
-    )
-    edited = TOOL.format(i=0).replace("Tool number 0.", "Tool number 0, edited.")
-    with _watching(project) as watch:
-        assert watch.next_report()["ok"] is True
-        _save(project / "src", {"tool_0.py": TOOL.format(i=0) + "# saved\n"})  # the watch watches its folders now
-        assert watch.next_report()["ok"] is True
-        with (project / "src/.tool_0.py.swp").open("wb") as swap:  # an editor's, open while it edits
+    with _watching_a_saved_tool(tmp_path) as (src, watch):
+        with (src / ".tool_0.py.swp").open("wb") as swap:  # an editor's, open while it edits
             swap.write(b"swap")
             swap.flush()
-            _save(project / "src", {"tool_0.py": edited})
+            _save(src, {"tool_0.py": EDITED})
             swap.write(b" again")
             swap.flush()
             report = watch.next_report(timeout=4)  # sooner than a file the compile reads is waited for
-    tools = report["tools"]
-    assert isinstance(tools, list)
-    assert [tool["description"] for tool in tools] == ["Tool number 0, edited."]
+    assert _descriptions(report) == ["Tool number 0, edited."]
 
 
 def test_a_watch_writes_the_caches_of_a_compile_after_its_report_and_before_it_waits(tmp_path: Path) -> None:
