@@ -114,8 +114,9 @@ class DistRecord:
         entries.extend((name, *folder.status) for name, folder in self.folders.items())
         return tuple(sorted(entries))
 
-    def statuses(self, now: Fingerprint | None) -> dict[str, Status] | None:
-        """``current_status(now)``, made once for this record's own fingerprint (``fingerprint_now``'s usual answer)."""
+    def statuses(self, now: Fingerprint | None) -> Mapping[str, Status] | None:
+        """``current_status(now)``, made once for this record's own fingerprint (``fingerprint_now``'s
+        usual answer): read it, never change it."""
         return self._statuses if now is self._fingerprint else current_status(now)
 
     def exactly(self, now: Mapping[str, Status] | None) -> bool:
