@@ -271,6 +271,8 @@ def watch_project(
                 import_every_stage()
                 first = False
             gc.collect()  # while nothing waits for it (see the module docstring)
+            if session is not None:
+                session.prepare()
             if session is not None and fresh:
                 _wait_for_session(project, session, console, inotify)
             else:

@@ -70,6 +70,12 @@ class CompileSession:
             return True
         return self.link is not None and not same_root_files(self.config.root, self.link.root_files)
 
+    def prepare(self) -> None:
+        """Make now, while the watch waits, what the next compile makes first of what this one
+        left: the statuses by name of the dist/ it wrote (``DistRecord.statuses``)."""
+        if self.dist is not None:
+            self.dist.statuses(self.dist.fingerprint())
+
     def inputs(self) -> frozenset[str]:
         """Every path the last compile read: its pyproject.toml, each folder walked and each file read."""
         if self.config is None or self.snapshot is None:
