@@ -65,9 +65,10 @@ _IN_MODIFY, _WRITE_ENDS, _IN_Q_OVERFLOW = 0x2, 0x8 | 0x40 | 0x200, 0x4000
 #: Each inotify event: its watch, its mask, its cookie, the length of the name after it.
 _EVENT = struct.Struct("iIII")
 #: Once no file written to is still open, how long the folders must stay quiet before the
-#: watch looks; and how many such waits it makes at most before it looks anyway.
+#: watch looks; and how many such waits it makes at most before it looks anyway (0.1 s
+#: of events without a pause, a checkout of many files say).
 _SETTLE_SECONDS = 0.002
-_MAX_SETTLES = 20
+_MAX_SETTLES = 50
 #: How long the watch waits at most for a file written to be closed before it looks anyway.
 _WRITER_SECONDS = 5.0
 
