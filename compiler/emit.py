@@ -130,9 +130,9 @@ def emit_dist(
         statuses = current_status(now)
     check_output_folder(out, recorded, now)
     remove_leftovers(out)
-    outputs = None
-    if session is not None:
-        outputs = session.outputs = session.outputs if session.outputs is not None else ToolOutputs()
+    if session is not None and session.outputs is None:
+        session.outputs = ToolOutputs()
+    outputs = session.outputs if session is not None else None
     files, skeleton = dist_files(agent, skills, tools, warnings, digest, environment, known, outputs)
     spare = spare_folder(config.root, out)
     if session is not None:
