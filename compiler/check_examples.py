@@ -34,6 +34,88 @@ _ASYNC_HELPERS = "\nimport asyncio\n\n\nasync def other():\n    return 1\n"
 #: A module-level read of the data file ``src/data/prices.json``, opened as ``{}`` says.
 _READ_PRICES = "\nwith open({}) as handle:\n    PRICES = handle.read()\n"
 
+#: Function bodies that read names of the module (bound below them, in a branch, by another
+#: function's ``global``), their own, those of enclosing functions, builtins and ``__class__``.
+_FUNCTION_SCOPES = (
+    "\nimport sys\n"
+    "\ndef total(items, *more, scale=1, **options):\n"
+    "    import math\n"
+    "    count: Unknown = len(items)\n"
+    "    squares = [value * value for value in items]\n"
+    "    for index, value in enumerate(more):\n"
+    "        count += index\n"
+    "    if (extra := options.get('extra')) is not None:\n"
+    "        count += extra\n"
+    "    def inner():\n"
+    "        nonlocal count\n"
+    "        count += 1\n"
+    "        return count + LIMIT + math.floor(scale) + len(squares)\n"
+    "    class Local:\n"
+    "        size = count\n"
+    "        def method(self):\n"
+    "            return __class__.size + inner()\n"
+    "    match options:\n"
+    "        case {'mode': mode, **rest}:\n"
+    "            return mode, rest\n"
+    "    try:\n"
+    "        pass\n"
+    "    except OSError as error:\n"
+    "        return error\n"
+    "    return Local().method(), (lambda factor: factor * SEPARATOR)(2), COUNTER\n"
+    "\ndef count_up():\n"
+    "    global COUNTER\n"
+    "    COUNTER = 1\n"
+    "\nif sys.platform == 'win32':\n"
+    "    SEPARATOR = '\\\\'\n"
+    "else:\n"
+    "    SEPARATOR = '/'\n"
+    "LIMIT = 10\n"
+)
+#: An import only annotations use, under ``if TYPE_CHECKING:``.
+_TYPING_ONLY = (
+    "\nfrom typing import TYPE_CHECKING\n"
+    "if TYPE_CHECKING:\n"
+    "    from decimal import Decimal\n"
+    "\ndef price(value: Decimal) -> Decimal:\n"
+    "    total: Decimal = value\n"
+    "    return total\n"
+)
+#: Code that asks whether IPython put ``get_ipython`` among the builtins before it calls it.
+_IPYTHON_PROBE = (
+    "\ndef in_notebook():\n"
+    "    try:\n"
+    "        get_ipython\n"
+    "    except NameError:\n"
+    "        return False\n"
+    "    return get_ipython() is not None\n"
+)
+_EXECUTE_JSON = (
+    '    name = "lookup"\n'
+    + SETTINGS
+    + "    def execute(self, input, ctx):\n        return json.dumps({'order_id': input.order_id})\n"
+)
+_EXECUTE_JSON_CAUGHT = (
+    '    name = "lookup"\n' + SETTINGS + "    def execute(self, input, ctx):\n"
+    "        try:\n"
+    "            return json.dumps({'order_id': input.order_id})\n"
+    "        except Exception as error:\n"
+    "            return str(error)\n"
+)
+_MAIN_ONLY = "\ndef suffix():\n    return SUFFIX\n\nif __name__ == '__main__':\n    SUFFIX = '!'\n"
+_TYPING_AT_RUN_TIME = (
+    "\nfrom typing import TYPE_CHECKING\n"
+    "if TYPE_CHECKING:\n"
+    "    from decimal import Decimal\n"
+    "\ndef price(value):\n"
+    "    return Decimal(value)\n"
+)
+_CLASS_NAME_IN_METHOD = (
+    '    name = "lookup"\n' + SETTINGS + "    prefix = 'order '\n\n"
+    "    def execute(self, input, ctx):\n"
+    "        return prefix + input.order_id\n"
+)
+_MISSPELT = "\nLIMIT = 10\n\ndef page():\n    return LIMTI\n"
+
 #: Tools and helpers that use a name at import time, or only where it works, before it is bound.
 LATE_TOOL = (
     "from pydantic import BaseModel\n"
@@ -468,11 +550,16 @@ EXAMPLES: dict[str, CheckExamples] = {
     "skill/undefined-name": CheckExamples(
         valid=(
             Example(GOOD),
-            # A name read only in a function body, or in a try that catches NameError.
-            Example({**GOOD, "tools.py": LOOKUP + "\ndef later():\n    return MISSING\n"}),
+            # A try that catches NameError asks whether the name exists.
             Example({**GOOD, "tools.py": LOOKUP + "\ntry:\n    text = unicode\nexcept NameError:\n    text = str\n"}),
+            Example({**GOOD, "tools.py": LOOKUP + _IPYTHON_PROBE}),
             # A module that reaches its namespace another way may bind anything.
             Example({**GOOD, "tools.py": LOOKUP + '\nglobals()["LIMIT"] = 5\nPAGE = LIMIT\n'}),
+            # A function body may read what the module binds below it, in a branch, or in another
+            # function (global); what it binds itself, what enclosing functions bind, a builtin.
+            Example({**GOOD, "tools.py": LOOKUP + _FUNCTION_SCOPES}),
+            # An import under TYPE_CHECKING that only annotations use.
+            Example({**GOOD, "tools.py": "from __future__ import annotations\n" + LOOKUP + _TYPING_ONLY}),
         ),
         invalid=(
             # A misspelt decorator, a forgotten import, a base class that is not defined.
@@ -486,6 +573,18 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
             Example({**GOOD, "tools.py": LOOKUP + "\nSTARTED = datetime.now()\n"}, ("src/tools.py", 15, 10)),
             Example({**GOOD, "tools.py": LOOKUP + "\nclass Special(Base):\n    pass\n"}, ("src/tools.py", 15, 14)),
+            # In function bodies: an execute that uses a module it never imported (even inside a
+            # try that catches every Exception: the call would only ever return that error)...
+            Example({**GOOD, "tools.py": tool_class(_EXECUTE_JSON)}, ("src/tools.py", 12, 15)),
+            Example({**GOOD, "tools.py": tool_class(_EXECUTE_JSON_CAUGHT)}, ("src/tools.py", 13, 19)),
+            # ...a name bound only under the main guard, only under TYPE_CHECKING, or only in the class body...
+            Example({**GOOD, "tools.py": LOOKUP + _MAIN_ONLY}, ("src/tools.py", 16, 11)),
+            Example({**GOOD, "tools.py": LOOKUP + _TYPING_AT_RUN_TIME}, ("src/tools.py", 20, 11)),
+            Example({**GOOD, "tools.py": tool_class(_CLASS_NAME_IN_METHOD)}, ("src/tools.py", 14, 15)),
+            # ...and a helper nothing calls yet, a lambda's body, a misspelt module-level name.
+            Example({**GOOD, "tools.py": LOOKUP + "\ndef later():\n    return MISSING\n"}, ("src/tools.py", 16, 11)),
+            Example({**GOOD, "tools.py": LOOKUP + "\nSHOUT = lambda text: txet.upper()\n"}, ("src/tools.py", 15, 21)),
+            Example({**GOOD, "tools.py": LOOKUP + _MISSPELT}, ("src/tools.py", 18, 11)),
         ),
     ),
     "skill/working-folder-path": CheckExamples(

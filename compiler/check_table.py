@@ -161,9 +161,12 @@ ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "skill/undefined-name",
         Severity.ERROR,
-        "Code that runs when a module is imported (a decorator, a base class, a default, a module-level "
-        "statement) uses a name that nothing in the module defines or imports, and that is no builtin: "
-        "importing it raises NameError.",
+        "Code uses a name that nothing it can see defines or imports, and that is no builtin: code run when "
+        "a module is imported (a decorator, a base class, a default, a module-level statement), and then "
+        "importing it raises NameError; or a function body (an execute, a helper, a method, a lambda), and "
+        "then calling it does.  In a function that includes a name the module binds only under "
+        '`if __name__ == "__main__":` or `if TYPE_CHECKING:`, or only in a class body, which its methods '
+        "do not see.",
     ),
     CheckRow(
         "skill/working-folder-path",

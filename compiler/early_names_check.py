@@ -12,7 +12,7 @@ from __future__ import annotations
 from .index_types import EarlyUse
 from .resolve import Linker
 
-__all__ = ["check_early_names", "reports_undefined"]
+__all__ = ["check_early_names", "extends_builtins", "reports_undefined"]
 
 
 def check_early_names(linker: Linker) -> None:
@@ -22,11 +22,11 @@ def check_early_names(linker: Linker) -> None:
     No name is reported undefined in a project one of whose modules imports ``builtins``:
     that module may add names to every other's builtins.
     """
-    extends_builtins = _extends_builtins(linker)
+    builtins_extended = extends_builtins(linker)
     for name in sorted(linker.modules):
         for use in linker.modules[name].early_uses:
             if use.bound_line is None:
-                if not extends_builtins:
+                if not builtins_extended:
                     linker.report("skill/undefined-name", name, use.pos, _undefined(use), hint=_undefined_hint(use))
                 continue
             linker.report(
@@ -42,10 +42,10 @@ def reports_undefined(linker: Linker, module: str, name: str) -> bool:
     """Whether ``check_early_names`` reports ``name`` as ``skill/undefined-name`` in ``module``
     (a check that finds the same name undefined need not say it again)."""
     uses = linker.modules[module].early_uses if module in linker.modules else ()
-    return any(use.bound_line is None and use.name == name for use in uses) and not _extends_builtins(linker)
+    return any(use.bound_line is None and use.name == name for use in uses) and not extends_builtins(linker)
 
 
-def _extends_builtins(linker: Linker) -> bool:
+def extends_builtins(linker: Linker) -> bool:
     """Whether a module of the project imports ``builtins``, through which it may add names to every module."""
     return any(
         binding.module == "builtins" and binding.level == 0

@@ -27,6 +27,7 @@ from .index_early_names import find_early_uses
 from .index_expressions import BINARY_OPERATORS
 from .index_import_effects import find_import_effects
 from .index_imports import copes_with_missing_module, import_bindings, is_type_checking, scan_imports
+from .index_late_names import find_late_uses
 from .index_loop_calls import find_loop_calls
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
@@ -140,6 +141,7 @@ class _Indexer(DefinitionReader):
             reexport_only=scan.reexport_only,
             late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
+            late_uses=find_late_uses(self.tree, self.source, self._pos),
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
             import_effects=find_import_effects(self.tree, self.source, self._pos),
             loop_calls=find_loop_calls(self.tree, self.source, self._pos),

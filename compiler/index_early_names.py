@@ -27,7 +27,8 @@ A name bound in any branch counts as bound from there on, a loop's body sees all
 loop binds (a previous pass may have), and a name is never reported where something the
 walk cannot follow may bind it: after a star import, when any function or class
 declares it ``global``, or anywhere in a module that reaches its namespace another way
-(``globals()``, ``vars()``, ``exec``, ``eval``, ``builtins``, ``sys.modules``, ``Enum._convert_``).  So each
+(``globals()``, ``vars()``, ``exec``, ``eval``, ``builtins``, ``sys.modules``, ``Enum._convert_``,
+``@enum.global_enum``).  So each
 name reported raises whenever the code that reads it runs; some that raise are not
 reported.
 
@@ -48,10 +49,19 @@ from .index_imports import is_main_guard, is_type_checking, may_catch
 from .index_types import EarlyUse
 from .types import Pos
 
-__all__ = ["find_early_uses"]
+__all__ = [
+    "BUILTIN_NAMES",
+    "DEFERRED_ANNOTATIONS",
+    "MODULE_NAMES",
+    "RUN_TIME_BUILTINS",
+    "find_early_uses",
+    "has_future_annotations",
+    "stored_names",
+    "unseen_bindings",
+]
 
 #: Bound in every module before its first statement runs.
-_MODULE_NAMES = frozenset(
+MODULE_NAMES = frozenset(
     {
         "__name__",
         "__doc__",
@@ -67,16 +77,16 @@ _MODULE_NAMES = frozenset(
 )
 #: Bound in every class body before its first statement runs.
 _CLASS_NAMES = frozenset({"__module__", "__qualname__", "__firstlineno__"})
-_BUILTINS = frozenset(dir(builtins))
+BUILTIN_NAMES = frozenset(dir(builtins))
 #: Builtins that running code adds: ``gettext.install()`` binds ``_`` in every module.
-_RUN_TIME_BUILTINS = frozenset({"_"})
+RUN_TIME_BUILTINS = frozenset({"_"})
 #: Names through which a module's namespace is reached without binding a name the walk sees
-#: (``Enum._convert_(name, __name__, ...)`` binds the members in the module it names).
+#: (``Enum._convert_(name, __name__, ...)`` and ``@enum.global_enum`` bind the members in the module).
 _NAMESPACE_ACCESS = frozenset(
-    {"globals", "exec", "eval", "builtins", "__builtins__", "__import__", "modules", "_convert_"}
+    {"globals", "exec", "eval", "builtins", "__builtins__", "__import__", "modules", "_convert_", "global_enum"}
 )
 #: Annotations are evaluated lazily from 3.14 on (PEP 649), as with the future import.
-_DEFERRED_ANNOTATIONS = sys.version_info >= (3, 14)
+DEFERRED_ANNOTATIONS = sys.version_info >= (3, 14)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 #: A class body's namespace, or ``None`` at module level.
@@ -88,20 +98,20 @@ def find_early_uses(tree: ast.Module, position: Callable[[ast.AST], Pos]) -> tup
 
     ``position`` places a node (``index`` counts columns in characters).
     """
-    walk = _Walk(position, annotations_run=not (_DEFERRED_ANNOTATIONS or _has_future_annotations(tree)))
+    walk = _Walk(position, annotations_run=not (DEFERRED_ANNOTATIONS or has_future_annotations(tree)))
     walk.block(tree.body, None)
     reported = {use.pos for use in walk.found.values()}
     never = [
         (name, pos, annotation)
         for name, (pos, annotation) in walk.surely_read.items()
-        if name not in walk.bound and name not in _RUN_TIME_BUILTINS and pos not in reported
+        if name not in walk.bound and name not in RUN_TIME_BUILTINS and pos not in reported
     ]
     if not walk.found and not never:
         return ()
-    declared = _unseen_bindings(tree)
+    declared = unseen_bindings(tree)
     if declared is None:
         return ()
-    known = sorted(walk.bound | _BUILTINS)
+    known = sorted(walk.bound | BUILTIN_NAMES)
     unbound = (
         EarlyUse(name, pos, None, annotation, next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None))
         for name, pos, annotation in never
@@ -114,7 +124,7 @@ def find_early_uses(tree: ast.Module, position: Callable[[ast.AST], Pos]) -> tup
     )
 
 
-def _has_future_annotations(tree: ast.Module) -> bool:
+def has_future_annotations(tree: ast.Module) -> bool:
     return any(
         isinstance(node, ast.ImportFrom)
         and node.module == "__future__"
@@ -123,7 +133,7 @@ def _has_future_annotations(tree: ast.Module) -> bool:
     )
 
 
-def _unseen_bindings(tree: ast.Module) -> frozenset[str] | None:
+def unseen_bindings(tree: ast.Module) -> frozenset[str] | None:
     """The names some function or class declares ``global``; ``None`` when the module
     reaches its namespace in a way no walk can follow (``globals()``, ``exec``...)."""
     declared: set[str] = set()
@@ -162,7 +172,7 @@ class _Walk:
         self.position = position
         self.annotations_run = annotations_run
         #: The module-level names bound so far.
-        self.bound: set[str] = set(_MODULE_NAMES)
+        self.bound: set[str] = set(MODULE_NAMES)
         #: Each name read while unbound, first read first: where, and whether in an annotation.
         self.unbound: dict[str, tuple[Pos, bool]] = {}
         #: The reads of ``unbound`` names that a later statement binds, by name and by where:
@@ -200,7 +210,7 @@ class _Walk:
         name = node.id
         if name in self.bound or name in local or (scope is not None and name in scope):
             return
-        if self.opaque or self.guarded or name in _BUILTINS:
+        if self.opaque or self.guarded or name in BUILTIN_NAMES:
             return
         if scope is not None:
             self.class_reads.setdefault(id(scope), {}).setdefault(name, (self.position(node), annotation))
@@ -384,7 +394,7 @@ class _Walk:
     def bind_all(self, body: Sequence[ast.stmt], scope: _Scope, quietly: bool = False) -> None:
         """Bind every name ``body`` may bind in this scope, reading nothing; ``quietly``: as
         bound from here on, never as the later binding of a name read before (it never runs)."""
-        for name, node in _stored_names(body):
+        for name, node in stored_names(body):
             if quietly and scope is None:
                 self.bound.add(name)
             else:
@@ -477,7 +487,7 @@ def _comprehension(
     return [*((part, inner, False, False) for part in reversed(parts)), (first, local, in_class, surely)]
 
 
-def _stored_names(body: Sequence[ast.stmt]) -> Iterator[tuple[str, ast.AST]]:
+def stored_names(body: Sequence[ast.stmt]) -> Iterator[tuple[str, ast.AST]]:
     """Every name ``body`` may bind in its own scope (more, never fewer: a comprehension's
     variables too), each with the node that binds it; function and class bodies are not entered."""
     stack: list[ast.AST] = list(reversed(body))

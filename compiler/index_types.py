@@ -22,6 +22,7 @@ __all__ = [
     "Container",
     "Dynamic",
     "EarlyUse",
+    "LateUse",
     "Expr",
     "FunctionInfo",
     "Gives",
@@ -225,6 +226,29 @@ class EarlyUse:
 
 
 @dataclass(frozen=True)
+class LateUse:
+    """A name a function body reads that nothing binds where the function runs.
+
+    Calling the function raises ``NameError`` there (see ``index_late_names``): ``pos`` is
+    the module's first such read, in ``function`` (its qualified name, ``<lambda>`` for a
+    lambda's body).  ``bound_in`` says where the module binds the name all the same, in
+    code that the function never sees: ``"main guard"`` (under ``if __name__ ==
+    "__main__":``, which does not run when the module is imported), ``"type checking"``
+    (under ``if TYPE_CHECKING:``), or the name of the class whose body binds it (a method
+    reads its class's names through ``self`` or the class); with ``bound_line``, the line
+    that binds it.  ``None`` when nothing in the module binds it.
+    """
+
+    name: str
+    pos: Pos
+    function: str
+    bound_in: str | None = None
+    bound_line: int | None = None
+    #: For a name nothing binds: the module's or builtin name most like it (a misspelling's fix), if one is.
+    similar: str | None = None
+
+
+@dataclass(frozen=True)
 class ClassInfo:
     """A class: its bases, keywords, class-level attributes and methods."""
 
@@ -323,6 +347,8 @@ class ModuleIndex:
     reexport_only: bool = False
     #: The names code run at import uses before the module binds them (``index_early_names``).
     early_uses: tuple[EarlyUse, ...] = ()
+    #: The names function bodies read that nothing binds where they run (``index_late_names``).
+    late_uses: tuple[LateUse, ...] = ()
     #: ``pkgutil.get_data`` calls in function bodies: the package as written, and where (``index_imports``).
     late_data_reads: tuple[tuple[str, Pos], ...] = ()
     #: Where code run at import parses the process's command line: the call as written, and

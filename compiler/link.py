@@ -26,6 +26,7 @@ from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
 from .import_effects_check import check_import_effects
 from .index_types import BinOp, Call, Const, Container, Expr, ModuleIndex, Ref, ValueBinding
+from .late_names_check import check_late_names
 from .link_cache import LinkResult
 from .loop_calls_check import check_loop_calls
 from .model_field_check import check_model_fields
@@ -100,6 +101,7 @@ class _Walk:
     def run(self) -> LinkResult:
         check_imports(self.linker)
         check_early_names(self.linker)
+        check_late_names(self.linker)
         check_command_line(self.linker)
         check_import_effects(self.linker)
         check_settings_at_import(self.linker)

@@ -250,6 +250,9 @@ def test_names_bound_where_the_walk_cannot_see_are_never_reported() -> None:
     assert _early("def bind():\n    global Late\n    Late = 1\nbind()\nx = Late\nLate = 2\n") == ()
     assert _early("globals()['Late'] = 1\nx = Late\nLate = 2\n") == ()
     assert _early("import sys\nsetattr(sys.modules[__name__], 'Late', 1)\nx = Late\nLate = 2\n") == ()
+    # enum.global_enum binds the members in the module (the standard library's re does it).
+    global_enum = "import enum\n@enum.global_enum\nclass Flag(enum.IntFlag):\n    DEBUG = 1\nx = DEBUG\n"
+    assert _early(global_enum) == ()
 
 
 def test_a_loop_body_may_read_what_its_previous_pass_bound() -> None:

@@ -1,0 +1,461 @@
+"""Find the names function bodies read that nothing binds where the functions run.
+
+A function's body runs when it is called, long after its module was imported: a name
+it reads that is neither its own (a parameter, an assignment, an import in it), nor an
+enclosing function's, nor bound by a statement the import runs, nor a builtin, raises
+``NameError`` at that read whenever a call gets there.  The commonest is a missing
+import (``json.dumps`` in an ``execute`` whose module never imports ``json``); then a
+name the module binds only where the import never goes (under ``if __name__ ==
+"__main__":`` or ``if TYPE_CHECKING:``), and a method reading a name of its class's body
+(which methods see only through ``self`` or the class).
+
+``find_late_uses`` walks each function-like body (functions, methods, lambdas, and the
+classes and comprehensions inside them) once, with Python's own scoping: every name a
+scope binds anywhere is its own; a name declared ``global`` is the module's, one declared
+``nonlocal`` an enclosing function's; a class body's names are not seen by the functions
+inside it.  What a body never evaluates is left out: annotations of its local variables,
+and the bodies of ``if TYPE_CHECKING:``.  Code run at import (module-level statements,
+class bodies, decorators, defaults) is ``index_early_names``'s.
+
+A name counts as the module's when any statement the import runs binds it, in any
+branch.  Some names are never reported: the builtins of Windows and of Python 2
+(``WindowsError``, ``unicode``...), which code reads in branches for those; a name read in
+the body of a ``try`` that catches ``NameError`` by name (``try: get_ipython`` / ``except
+NameError:``), anywhere in the module, since the code asks whether it exists (a bare
+``except`` or ``except Exception`` only hides the error); and every name of a module that
+binds names the walk cannot see: after a star import, when a function declares the name
+``global``, or when the module reaches its namespace another way (``globals()``, ``exec``,
+``sys.modules``, ``@enum.global_enum``...: ``unseen_bindings``).  So each name reported
+raises whenever the read runs; some that would raise are not reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Callable, Iterator, Sequence
+
+from .index_early_names import (
+    BUILTIN_NAMES,
+    DEFERRED_ANNOTATIONS,
+    MODULE_NAMES,
+    RUN_TIME_BUILTINS,
+    has_future_annotations,
+    stored_names,
+    unseen_bindings,
+)
+from .index_imports import is_main_guard, is_type_checking
+from .index_types import LateUse
+from .types import Pos
+
+__all__ = ["find_late_uses"]
+
+#: Bound in every function inside a class body that reads it (the cell ``super()`` uses).
+_CLASS_CELL = "__class__"
+#: Builtins of Windows and of Python 2, which code for those reads in branches this Python never takes.
+_OTHER_BUILTINS = frozenset(
+    {"WindowsError", "unicode", "basestring", "long", "xrange", "raw_input", "unichr", "execfile", "cmp"}
+)
+#: Where a module binds a name that its functions cannot read, by the test of the ``if`` around it.
+_MAIN_GUARD, _TYPE_CHECKING = "main guard", "type checking"
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: The nodes ``_Walk.body`` looks at: those that bind, open a scope, or hold code that never runs.
+_SPECIAL = frozenset(
+    {
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.Lambda,
+        ast.ClassDef,
+        *_COMPREHENSIONS,
+        ast.NamedExpr,
+        ast.AnnAssign,
+        ast.Global,
+        ast.Nonlocal,
+        ast.Import,
+        ast.ImportFrom,
+        ast.If,
+        ast.Try,
+        ast.TryStar,
+        ast.ExceptHandler,
+        ast.MatchAs,
+        ast.MatchStar,
+        ast.MatchMapping,
+    }
+)
+#: The statements that hold blocks of statements (functions and classes aside).
+_COMPOUND = frozenset(
+    {ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match}
+)
+
+
+class _Scope:
+    """What one function-like scope binds and reads, and the scopes inside it."""
+
+    __slots__ = ("children", "declared_global", "declared_nonlocal", "home", "is_class", "name", "reads", "stores")
+
+    def __init__(self, name: str, is_class: bool, home: _Scope | None) -> None:
+        #: The qualified name a message shows.
+        self.name = name
+        self.is_class = is_class
+        #: Where a walrus in this scope binds: the function around a comprehension.
+        self.home: _Scope = home if home is not None else self
+        self.stores: set[str] = set()
+        self.declared_global: set[str] = set()
+        self.declared_nonlocal: set[str] = set()
+        #: Each name read where the read runs, with its node, in the order the walk met them.
+        self.reads: list[tuple[str, ast.Name]] = []
+        self.children: list[_Scope] = []
+
+
+def find_late_uses(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> tuple[LateUse, ...]:
+    """The names ``tree``'s function bodies read that nothing binds where they run, each
+    once, at its first read; see the module docstring.  ``position`` places a node;
+    ``source`` is the module's text (import-time code is searched for lambdas only when
+    it says ``lambda`` somewhere)."""
+    annotations_run = not (DEFERRED_ANNOTATIONS or has_future_annotations(tree))
+    walk = _Walk(annotations_run, lambdas=b"lambda" in source)
+    roots = walk.module(tree.body)
+    if walk.star_import or not roots:
+        return ()
+    known_names = walk.bound | walk.probed | BUILTIN_NAMES | RUN_TIME_BUILTINS | MODULE_NAMES | _OTHER_BUILTINS
+    first: dict[str, tuple[ast.Name, _Scope, frozenset[str]]] = {}
+    for root in roots:
+        for name, node, scope, seen_there in _global_reads(root, frozenset()):
+            if name in known_names:
+                continue
+            earlier = first.get(name)
+            if earlier is None or (node.lineno, node.col_offset) < (earlier[0].lineno, earlier[0].col_offset):
+                first[name] = (node, scope, seen_there)
+    if not first:
+        return ()
+    bindings = _ModuleBindings(tree.body)  # all the module binds, and where: only now that a name is left
+    first = {name: read for name, read in first.items() if name not in bindings.runtime}
+    if not first:
+        return ()
+    declared = unseen_bindings(tree)
+    if declared is None:
+        return ()
+    uses = []
+    for name, (node, scope, seen_there) in first.items():
+        if name in declared:
+            continue
+        bound_in, bound_line = bindings.elsewhere.get(name, (None, None))
+        similar = None
+        if bound_in is None:  # a misspelling: of a name the read could have found
+            known = sorted(bindings.runtime | BUILTIN_NAMES | seen_there)
+            similar = next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None)
+        uses.append(LateUse(name, position(node), scope.name, bound_in, bound_line, similar))
+    return tuple(sorted(uses, key=lambda use: (use.pos.line, use.pos.col)))
+
+
+def _global_reads(root: _Scope, outer: frozenset[str]) -> Iterator[tuple[str, ast.Name, _Scope, frozenset[str]]]:
+    """Each read in ``root`` and the scopes inside it that finds its name among the
+    module's globals: not bound by the scope itself nor by an enclosing function
+    (``outer``); with its scope, and the names the scope sees that are not the module's.
+    A class body's own names count as bound for the reads in the body itself (it runs in
+    order, and a read above the binding falls back to the globals, which only makes a
+    report less likely), never for the functions inside it."""
+    stack: list[tuple[_Scope, frozenset[str]]] = [(root, outer)]
+    while stack:
+        scope, visible = stack.pop()
+        declared = scope.declared_global
+        own = (scope.stores - declared) | scope.declared_nonlocal
+        for name, node in scope.reads:
+            if name in declared or (name not in own and name not in visible and name != _CLASS_CELL):
+                yield name, node, scope, visible | own
+        inner = visible if scope.is_class else (visible | own) - declared
+        stack.extend((child, inner) for child in reversed(scope.children))
+
+
+class _ModuleBindings:
+    """The names a module's import binds, and those it binds only where its functions cannot read them."""
+
+    def __init__(self, body: Sequence[ast.stmt]) -> None:
+        #: Bound by a statement the import runs (in any branch).
+        self.runtime: set[str] = set()
+        #: Bound only under a main guard, under ``if TYPE_CHECKING:`` or in a class body:
+        #: where (``LateUse.bound_in``), and the line.
+        self.elsewhere: dict[str, tuple[str, int]] = {}
+        guarded: list[tuple[str, Sequence[ast.stmt]]] = []
+        classes: list[ast.ClassDef] = []
+        stack: list[ast.stmt] = list(reversed(body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.If) and (is_main_guard(node.test) or is_type_checking(node.test)):
+                guarded.append((_MAIN_GUARD if is_main_guard(node.test) else _TYPE_CHECKING, node.body))
+                stack.extend(reversed(node.orelse))
+                continue
+            if isinstance(node, ast.If):
+                stack.extend(reversed([*node.body, *node.orelse]))
+                continue
+            if isinstance(node, ast.ClassDef):
+                classes.append(node)
+            self.runtime.update(name for name, _ in stored_names([node]))
+        for where, block in guarded:
+            self._elsewhere(where, block)
+        for node in classes:
+            self._elsewhere(node.name, node.body)
+
+    def _elsewhere(self, where: str, block: Sequence[ast.stmt]) -> None:
+        for name, node in stored_names(block):
+            if name not in self.runtime and name not in self.elsewhere:
+                self.elsewhere[name] = (where, getattr(node, "lineno", 0))
+
+
+class _Walk:
+    """The function-like scopes of one module, each with what it binds and reads."""
+
+    def __init__(self, annotations_run: bool, lambdas: bool) -> None:
+        self.annotations_run = annotations_run
+        #: Whether import-time code may hold lambdas, whose bodies are function bodies too.
+        self.lambdas = lambdas
+        #: A star import binds names no walk sees.
+        self.star_import = False
+        #: Names the module's statements bind (``_bind``): never more than the import binds.
+        self.bound: set[str] = set()
+        #: The names read in the body of a ``try`` that catches ``NameError`` by name: code that
+        #: asks whether they exist, and may then read them anywhere.
+        self.probed: set[str] = set()
+
+    # --- code run at import: find the functions -------------------------------------------
+
+    def module(self, body: Sequence[ast.stmt]) -> list[_Scope]:
+        """The scopes of the functions and lambdas that import-time code defines (their bodies run
+        later); and, in ``bound``, the names the module's own statements plainly bind."""
+        roots: list[_Scope] = []
+        stack: list[tuple[ast.stmt, str]] = [(node, "") for node in reversed(body)]
+        while stack:
+            node, prefix = stack.pop()
+            kind = type(node)
+            if not prefix:
+                self._bind(node)
+            if isinstance(node, _FUNCTIONS):
+                roots.append(self.function(node, prefix + node.name, None))
+                if self.lambdas:
+                    self._lambdas_at_import(self._def_time(node), prefix, roots)
+            elif isinstance(node, ast.ClassDef):
+                if self.lambdas:
+                    self._lambdas_at_import([*node.decorator_list, *node.bases, *node.keywords], prefix, roots)
+                stack.extend((item, f"{prefix}{node.name}.") for item in reversed(node.body))
+            elif kind in _COMPOUND:
+                if isinstance(node, ast.If) and (is_main_guard(node.test) or is_type_checking(node.test)):
+                    stack.extend((item, prefix) for item in reversed(node.orelse))  # the body never runs on import
+                    continue
+                if isinstance(node, ast.Try | ast.TryStar) and _catches_name_error(node.handlers):
+                    self.probed.update(_read_names(node.body))
+                blocks = [
+                    item
+                    for field in ("body", "handlers", "orelse", "finalbody", "cases")
+                    for item in _block(node, field)
+                ]
+                stack.extend((item, prefix) for item in reversed(blocks))
+                if self.lambdas:
+                    self._lambdas_at_import(_own_expressions(node), prefix, roots)
+            else:
+                if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+                    self.star_import = True
+                if self.lambdas:
+                    self._lambdas_at_import(_own_expressions(node), prefix, roots)
+        return roots
+
+    def _bind(self, node: ast.stmt) -> None:
+        """Add to ``bound`` what a module-level statement binds by itself, reading no expression:
+        a quick part of what ``_ModuleBindings`` finds (a walrus or a comprehension is left to it)."""
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            self.bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self.bound.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                self.bound.update(_target_names(target))
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+            self.bound.update(_target_names(node.target))
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self.bound.update(_target_names(item.optional_vars))
+        elif isinstance(node, ast.Try | ast.TryStar):
+            self.bound.update(handler.name for handler in node.handlers if handler.name is not None)
+
+    def _lambdas_at_import(self, nodes: Sequence[ast.AST], prefix: str, roots: list[_Scope]) -> None:
+        """The lambdas in expressions that run at import; those inside a comprehension see its variables."""
+        if not self.lambdas:
+            return
+        stack: list[tuple[ast.AST, _Scope | None]] = [(node, None) for node in nodes]
+        while stack:
+            node, around = stack.pop()
+            if isinstance(node, ast.Lambda):
+                scope = self.lambda_(node, prefix, around)
+                if around is None:
+                    roots.append(scope)
+                stack.extend((default, around) for default in _defaults(node.args))
+            elif isinstance(node, _COMPREHENSIONS):
+                comprehension = _Scope(prefix + "<comprehension>", False, None)
+                for generator in node.generators:
+                    comprehension.stores.update(_target_names(generator.target))
+                if around is None:
+                    roots.append(comprehension)  # reads nothing itself: only for the lambdas in it
+                else:
+                    around.children.append(comprehension)
+                stack.extend((child, comprehension) for child in ast.iter_child_nodes(node))
+            elif not isinstance(node, ast.stmt):
+                stack.extend((child, around) for child in ast.iter_child_nodes(node))
+
+    # --- function bodies --------------------------------------------------------------
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, around: _Scope | None) -> _Scope:
+        """The scope of a function's body: its parameters, then every statement of it."""
+        scope = _Scope(name, False, None)
+        if around is not None:
+            around.children.append(scope)
+        scope.stores.update(_parameters(node.args))
+        scope.stores.update(param.name for param in getattr(node, "type_params", ()))
+        self.body(node.body, scope)
+        return scope
+
+    def lambda_(self, node: ast.Lambda, prefix: str, around: _Scope | None) -> _Scope:
+        scope = _Scope(prefix + "<lambda>", False, None)
+        if around is not None:
+            around.children.append(scope)
+        scope.stores.update(_parameters(node.args))
+        self.body([node.body], scope)
+        return scope
+
+    def body(self, nodes: Sequence[ast.AST], scope: _Scope) -> None:
+        """Record what ``nodes`` bind and read in ``scope``, and the scopes inside them."""
+        #: (node, scope, whether its reads count: not under ``if TYPE_CHECKING:``, nor asking about a name)
+        stack: list[tuple[ast.AST, _Scope, bool]] = [(node, scope, True) for node in reversed(nodes)]
+        while stack:
+            node, current, runs = stack.pop()
+            kind = type(node)
+            if isinstance(node, ast.Name):
+                if type(node.ctx) is ast.Load:
+                    if runs:
+                        current.reads.append((node.id, node))
+                else:
+                    current.stores.add(node.id)
+            elif kind not in _SPECIAL:  # the commonest: an expression or statement that binds nothing itself
+                if kind is not ast.Constant:
+                    stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
+            elif isinstance(node, _FUNCTIONS):
+                current.stores.add(node.name)
+                stack.extend((part, current, runs) for part in reversed(self._def_time(node)))
+                self.function(node, f"{current.name}.{node.name}", current)
+            elif isinstance(node, ast.Lambda):
+                stack.extend((default, current, runs) for default in _defaults(node.args))
+                self.lambda_(node, f"{current.name}.", current)
+            elif isinstance(node, ast.ClassDef):
+                current.stores.add(node.name)
+                heads = [*node.decorator_list, *node.bases, *node.keywords]
+                stack.extend((part, current, runs) for part in reversed(heads))
+                inner = _Scope(f"{current.name}.{node.name}", True, None)
+                current.children.append(inner)
+                stack.extend((item, inner, runs) for item in reversed(node.body))
+            elif isinstance(node, _COMPREHENSIONS):
+                inner = _Scope(current.name, False, current.home)
+                current.children.append(inner)
+                first, *rest = node.generators
+                stack.append((first.iter, current, runs))  # the first iterable runs in the enclosing scope
+                parts: list[ast.AST] = [first.target, *first.ifs]
+                for generator in rest:
+                    parts.extend((generator.iter, generator.target, *generator.ifs))
+                parts.extend((node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,))
+                stack.extend((part, inner, runs) for part in reversed(parts))
+            elif isinstance(node, ast.NamedExpr):
+                current.home.stores.add(node.target.id)
+                stack.append((node.value, current, runs))
+            elif isinstance(node, ast.AnnAssign):
+                # A function's local annotations are never evaluated; a class body's are, unless deferred.
+                parts = [node.target] if node.value is None else [node.value, node.target]
+                if current.is_class and self.annotations_run:
+                    parts.append(node.annotation)
+                stack.extend((part, current, runs) for part in reversed(parts))
+            elif isinstance(node, ast.Global):
+                current.declared_global.update(node.names)
+            elif isinstance(node, ast.Nonlocal):
+                current.declared_nonlocal.update(node.names)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    current.stores.add((alias.asname or alias.name).split(".")[0])
+            elif isinstance(node, ast.If) and (is_type_checking(node.test) or is_main_guard(node.test)):
+                stack.extend((item, current, runs) for item in reversed(node.orelse))
+                stack.extend((item, current, False) for item in reversed(node.body))  # binds, never runs
+            elif isinstance(node, ast.Try | ast.TryStar):
+                rest_of_try = [*node.handlers, *node.orelse, *node.finalbody]
+                stack.extend((item, current, runs) for item in reversed(rest_of_try))
+                if _catches_name_error(node.handlers):  # ``try: get_ipython`` / ``except NameError:``
+                    self.probed.update(_read_names(node.body))
+                    stack.extend((item, current, False) for item in reversed(node.body))
+                else:
+                    stack.extend((item, current, runs) for item in reversed(node.body))
+            elif isinstance(node, ast.ExceptHandler):
+                if node.name is not None:
+                    current.stores.add(node.name)
+                parts = [*([] if node.type is None else [node.type]), *node.body]
+                stack.extend((part, current, runs) for part in reversed(parts))
+            elif isinstance(node, ast.MatchAs | ast.MatchStar | ast.MatchMapping):
+                bound = node.rest if isinstance(node, ast.MatchMapping) else node.name
+                if bound is not None:
+                    current.stores.add(bound)
+                stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
+            else:
+                stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
+
+    def _def_time(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+        """What a ``def`` evaluates where it stands: decorators, defaults, and annotations where they run."""
+        parts: list[ast.AST] = [*node.decorator_list, *_defaults(node.args)]
+        if self.annotations_run:
+            arguments = node.args
+            every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
+            parts.extend(argument.annotation for argument in every if argument is not None and argument.annotation)
+            if node.returns is not None:
+                parts.append(node.returns)
+        return parts
+
+
+def _catches_name_error(handlers: Sequence[ast.ExceptHandler]) -> bool:
+    """Whether a handler names ``NameError`` (alone or in a tuple): a bare ``except`` or
+    ``except Exception`` hides a missing name rather than asking about it."""
+    for handler in handlers:
+        caught = handler.type
+        names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        if any(isinstance(name, ast.Name) and name.id == "NameError" for name in names):
+            return True
+    return False
+
+
+def _read_names(body: Sequence[ast.stmt]) -> Iterator[str]:
+    return (node.id for item in body for node in ast.walk(item) if isinstance(node, ast.Name))
+
+
+def _block(node: ast.stmt, field: str) -> list[ast.stmt]:
+    """A statement's nested statements in ``field`` (a ``try``'s handlers and a ``match``'s cases: their bodies)."""
+    items = getattr(node, field, None)
+    if not items:
+        return []
+    if field in ("handlers", "cases"):
+        return [statement for item in items for statement in item.body]
+    return list(items)
+
+
+def _own_expressions(node: ast.stmt) -> list[ast.AST]:
+    """The expressions of a statement itself, not of the statements nested in it."""
+    return [
+        child
+        for child in ast.iter_child_nodes(node)
+        if not isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+    ]
+
+
+def _parameters(arguments: ast.arguments) -> Iterator[str]:
+    every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
+    return (argument.arg for argument in every if argument is not None)
+
+
+def _defaults(arguments: ast.arguments) -> list[ast.expr]:
+    return [default for default in (*arguments.defaults, *arguments.kw_defaults) if default is not None]
+
+
+def _target_names(target: ast.AST) -> Iterator[str]:
+    return (node.id for node in ast.walk(target) if isinstance(node, ast.Name))
