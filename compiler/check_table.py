@@ -227,6 +227,13 @@ ROWS: tuple[CheckRow, ...] = (
         "in hosts that prefix it with the server's name (Claude Code: mcp__<agent>__<tool>).",
     ),
     CheckRow(
+        "skill/unknown-input-attribute",
+        Severity.ERROR,
+        "A tool class's execute reads an attribute of its input (input.ordr_id) that the input model has no "
+        "field, attribute or method for: every call that gets there raises AttributeError.  Checked when the "
+        "sources say all the model has (its bases are the project's or pydantic's, and it allows no extra fields).",
+    ),
+    CheckRow(
         "skill/unserializable-result",
         Severity.ERROR,
         "execute (or a @tool function) is annotated to return a plain project class, which pydantic cannot "

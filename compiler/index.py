@@ -25,9 +25,9 @@ from .index_command_line import find_command_line_parses
 from .index_definitions import DefinitionReader
 from .index_early_names import find_early_uses
 from .index_expressions import BINARY_OPERATORS
+from .index_function_bodies import read_function_bodies
 from .index_import_effects import find_import_effects
 from .index_imports import copes_with_missing_module, import_bindings, is_type_checking, scan_imports
-from .index_late_names import find_late_uses
 from .index_loop_calls import find_loop_calls
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
@@ -125,6 +125,7 @@ class _Indexer(DefinitionReader):
         docstring = ast.get_docstring(self.tree)
         self._module_block(self.tree.body, None)
         scan = scan_imports(self.tree, self.source, module_name, is_package, self._pos)
+        bodies = read_function_bodies(self.tree, self.source, self._pos)
         return ModuleIndex(
             name=module_name,
             path=path,
@@ -141,7 +142,8 @@ class _Indexer(DefinitionReader):
             reexport_only=scan.reexport_only,
             late_data_reads=scan.late_data_reads,
             early_uses=find_early_uses(self.tree, self._pos),
-            late_uses=find_late_uses(self.tree, self.source, self._pos),
+            late_uses=bodies.late_uses,
+            parameter_reads=bodies.parameter_reads,
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
             import_effects=find_import_effects(self.tree, self.source, self._pos),
             loop_calls=find_loop_calls(self.tree, self.source, self._pos),

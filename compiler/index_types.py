@@ -23,6 +23,7 @@ __all__ = [
     "Dynamic",
     "EarlyUse",
     "LateUse",
+    "ParameterRead",
     "Expr",
     "FunctionInfo",
     "Gives",
@@ -229,7 +230,7 @@ class EarlyUse:
 class LateUse:
     """A name a function body reads that nothing binds where the function runs.
 
-    Calling the function raises ``NameError`` there (see ``index_late_names``): ``pos`` is
+    Calling the function raises ``NameError`` there (see ``index_function_bodies``): ``pos`` is
     the module's first such read, in ``function`` (its qualified name, ``<lambda>`` for a
     lambda's body).  ``bound_in`` says where the module binds the name all the same, in
     code that the function never sees: ``"main guard"`` (under ``if __name__ ==
@@ -246,6 +247,20 @@ class LateUse:
     bound_line: int | None = None
     #: For a name nothing binds: the module's or builtin name most like it (a misspelling's fix), if one is.
     similar: str | None = None
+
+
+@dataclass(frozen=True)
+class ParameterRead:
+    """An attribute a function's own body reads of one of its parameters (``input.order_id``).
+
+    ``function`` is the function's qualified name in its module (``Lookup.execute``), and
+    ``pos`` the first such read (see ``index_function_bodies``).
+    """
+
+    function: str
+    parameter: str
+    attribute: str
+    pos: Pos
 
 
 @dataclass(frozen=True)
@@ -347,8 +362,10 @@ class ModuleIndex:
     reexport_only: bool = False
     #: The names code run at import uses before the module binds them (``index_early_names``).
     early_uses: tuple[EarlyUse, ...] = ()
-    #: The names function bodies read that nothing binds where they run (``index_late_names``).
+    #: The names function bodies read that nothing binds where they run (``index_function_bodies``).
     late_uses: tuple[LateUse, ...] = ()
+    #: The attributes functions read of their parameters (``index_function_bodies``).
+    parameter_reads: tuple[ParameterRead, ...] = ()
     #: ``pkgutil.get_data`` calls in function bodies: the package as written, and where (``index_imports``).
     late_data_reads: tuple[tuple[str, Pos], ...] = ()
     #: Where code run at import parses the process's command line: the call as written, and

@@ -2,7 +2,7 @@
 
 Calling such a function raises ``NameError`` at that read: a tool whose ``execute`` uses
 a module it never imported compiles, loads, and then fails on every call.  The index
-finds these reads (``index_late_names``, kept in ``ModuleIndex.late_uses``);
+finds these reads (``index_function_bodies``, kept in ``ModuleIndex.late_uses``);
 ``check_late_names`` reports each as ``skill/undefined-name``, once per name and module,
 at its first read, for every module the compiler indexed, as ``check_early_names`` does
 for the reads of code run at import.

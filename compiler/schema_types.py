@@ -25,7 +25,16 @@ from .schema_named import named_type
 from .symbols import ClassSym, ExternalSym, Symbol, UnknownSym
 from .types import Pos
 
-__all__ = ["BASE_MODEL", "TypeReader", "Where", "generic_base", "generic_model", "is_model"]
+__all__ = [
+    "BASE_MODEL",
+    "BASE_MODEL_MEMBERS",
+    "ROOT_MODEL",
+    "TypeReader",
+    "Where",
+    "generic_base",
+    "generic_model",
+    "is_model",
+]
 
 _MAX_DEPTH = 64
 
@@ -81,6 +90,41 @@ _INNER_ATTRIBUTES = frozenset(
 # Kinds a dict key may be (pydantic shows the others' constraints as propertyNames).
 _KEY_KINDS = frozenset({"str", "int", "float", "bool", "literal", "uuid", "date", "datetime", "time", "decimal"})
 BASE_MODEL = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
+ROOT_MODEL = frozenset({"pydantic.RootModel", "pydantic.root_model.RootModel"})
+#: What an instance of any pydantic v2 model has besides its own fields and class attributes
+#: (every minor version skillc supports; v1's names among them, deprecated), dunders aside.
+BASE_MODEL_MEMBERS = frozenset(
+    {
+        "construct",
+        "copy",
+        "dict",
+        "from_orm",
+        "json",
+        "model_computed_fields",
+        "model_config",
+        "model_construct",
+        "model_copy",
+        "model_dump",
+        "model_dump_json",
+        "model_extra",
+        "model_fields",
+        "model_fields_set",
+        "model_json_schema",
+        "model_parametrized_name",
+        "model_post_init",
+        "model_rebuild",
+        "model_validate",
+        "model_validate_json",
+        "model_validate_strings",
+        "parse_file",
+        "parse_obj",
+        "parse_raw",
+        "schema",
+        "schema_json",
+        "update_forward_refs",
+        "validate",
+    }
+)
 #: pydantic's model of one value (``class Ids(RootModel[list[int]])``): no static schema reads it.
 ROOT_MODEL = frozenset({"pydantic.RootModel", "pydantic.root_model.RootModel"})
 _CONTEXT = "skillc.ToolContext"

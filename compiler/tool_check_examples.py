@@ -37,6 +37,31 @@ _CLIENT_OBJECT = (
 _FUNCTION_AGENT = agent("lookup", "from tools import lookup")
 
 
+def _input_reads(body: str, keywords: str = "") -> str:
+    """A tool class whose input model derives from a project model; ``body`` is its ``execute``'s."""
+    return (
+        "from pydantic import BaseModel\n"
+        "from skillc import Tool\n"
+        "\n"
+        "class Order(BaseModel):\n"
+        "    order_id: str\n"
+        "\n"
+        f"class LookupInput(Order{', ' + keywords if keywords else ''}):\n"
+        "    express: bool = False\n"
+        "\n"
+        "    @property\n"
+        "    def label(self) -> str:\n"
+        "        return self.order_id.upper()\n"
+        "\n"
+        "class Lookup(Tool):\n"
+        '    name = "lookup"\n' + SETTINGS + "    def execute(self, input, ctx):\n" + body
+    )
+
+
+#: An execute that reads only what its input has.
+_READS_KNOWN = "        return input.order_id, input.express, input.label, input.model_dump()\n"
+
+
 def _decorated(decorators: str, *, wraps: bool) -> str:
     """A ``@tool`` function ``lookup`` under ``decorators``, beside the project decorators they may name:
     ``timed`` (a wrapper, with ``@functools.wraps`` when ``wraps``), ``retry(times)`` (a factory of
@@ -366,6 +391,48 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": tool_class('    name = "lookup"\n    timout = 5\n' + SETTINGS + EXECUTE),
                 },
                 ("src/tools.py", 9, 4),
+            ),
+        ),
+    ),
+    "skill/unknown-input-attribute": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # A field of a base model, a property, a method, pydantic's own; extra fields allowed;
+            # code that asks first (hasattr) or catches the AttributeError.
+            Example({"agent.py": agent("Lookup()"), "tools.py": _input_reads(_READS_KNOWN)}),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _input_reads("        return input.note\n", 'extra="allow"'),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _input_reads("        return input.note if hasattr(input, 'note') else None\n"),
+                }
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _input_reads(
+                        "        try:\n            return input.note\n        except AttributeError:\n            return None\n"
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            # A misspelt field, and one the model does not have at all.
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": _input_reads("        return input.ordr_id\n")},
+                ("src/tools.py", 19, 15),
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _input_reads("        return input.order_id, input.note\n"),
+                },
+                ("src/tools.py", 19, 31),
             ),
         ),
     ),

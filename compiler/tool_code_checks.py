@@ -10,6 +10,9 @@ before anything runs, each definition for which that would fail when the tool is
 - ``skill/generator-function``: the function yields, so the call returns a generator;
 - ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
   which the compiled tool, made from the class attributes, would not have;
+- ``skill/unknown-input-attribute``: ``execute`` reads an attribute of its input that the
+  input model has no field, attribute or method for (``input.ordr_id``), so every call that
+  gets there raises ``AttributeError`` (``model_members`` says when the model is known whole);
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
   an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
   pydantic cannot make JSON: a class whose
@@ -21,16 +24,24 @@ before anything runs, each definition for which that would fail when the tool is
 
 from __future__ import annotations
 
+import difflib
+
 from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
 from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
 from .index_types import BinOp, Expr, FunctionInfo, Ref, Subscript
+from .model_members import model_fields, model_members
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import CLASS_ATTRIBUTES
+from .types import ModelRef
 
 __all__ = ["ToolCodeChecks"]
 
+#: The kinds of parameter the runtime's ``execute(input, ctx)`` fills with the input.
+_POSITIONAL = frozenset({"positional_only", "normal"})
+#: How many of the input model's fields a hint lists.
+_FIELDS_SHOWN = 12
 #: The attributes of a tool class that the compiled tool is made from.
 _COMPILED_ATTRIBUTES = frozenset({*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)})
 
@@ -116,6 +127,44 @@ class ToolCodeChecks:
             "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
         )
         return False
+
+    def input_reads_exist(self, draft: ToolDraft, model: ModelRef) -> None:
+        """Report each attribute a tool class's ``execute`` reads of its input that the input model does not have."""
+        execute = self.linker.class_method(draft.cls, "execute") if draft.cls is not None else None
+        if execute is None or len(execute[1].params) < 2 or execute[1].params[1].kind not in _POSITIONAL:
+            return
+        owner, function = execute
+        parameter = function.params[1].name
+        qualname = f"{owner.qualname}.{function.name}"
+        reads = [
+            read
+            for read in self.linker.modules[owner.module].parameter_reads
+            if read.function == qualname and read.parameter == parameter
+        ]
+        symbol = self.linker.resolve_ref(model.module, model.qualname) if reads else None
+        members = model_members(self.linker, symbol) if isinstance(symbol, ClassSym) else None
+        if symbol is None or members is None:
+            return
+        assert isinstance(symbol, ClassSym)
+        fields = model_fields(self.linker, symbol)
+        for read in reads:
+            if read.attribute in members:
+                continue
+            similar = difflib.get_close_matches(read.attribute, fields or sorted(members), n=1, cutoff=0.7)
+            shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
+            self.linker.report(
+                "skill/unknown-input-attribute",
+                owner.module,
+                read.pos,
+                f"{owner.info.name}.{function.name}() reads {parameter}.{read.attribute}, but its input model "
+                f"{symbol.info.name} has no field or attribute {read.attribute}: every call that gets there "
+                "raises AttributeError",
+                hint=f"did you mean {parameter}.{similar[0]}?"
+                if similar
+                else (
+                    f"the fields of {symbol.info.name} are: {shown}" if fields else f"{symbol.info.name} has no fields"
+                ),
+            )
 
     def result_serializable(self, module: str, function: FunctionInfo, label: str) -> bool:
         """Whether what ``function`` is annotated to return can be sent to the model (reported when not).

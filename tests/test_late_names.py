@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skillc.compiler.api import compile_project
 from skillc.compiler.check_projects import AGENT_MODULE, SETTINGS, tool_class
-from skillc.compiler.index_late_names import find_late_uses
+from skillc.compiler.index_function_bodies import read_function_bodies
 from skillc.compiler.index_types import LateUse
 from skillc.compiler.types import Pos
 
@@ -133,7 +133,9 @@ def raised_names(source: str) -> set[str]:
 
 
 def late_uses(source: str) -> tuple[LateUse, ...]:
-    return find_late_uses(ast.parse(source), source.encode(), lambda node: Pos(node.lineno, node.col_offset))
+    return read_function_bodies(
+        ast.parse(source), source.encode(), lambda node: Pos(node.lineno, node.col_offset)
+    ).late_uses
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

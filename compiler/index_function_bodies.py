@@ -1,4 +1,5 @@
-"""Find the names function bodies read that nothing binds where the functions run.
+"""Read function bodies: the names they read that nothing binds where they run, and the
+attributes they read of their parameters.
 
 A function's body runs when it is called, long after its module was imported: a name
 it reads that is neither its own (a parameter, an assignment, an import in it), nor an
@@ -7,9 +8,9 @@ enclosing function's, nor bound by a statement the import runs, nor a builtin, r
 import (``json.dumps`` in an ``execute`` whose module never imports ``json``); then a
 name the module binds only where the import never goes (under ``if __name__ ==
 "__main__":`` or ``if TYPE_CHECKING:``), and a method reading a name of its class's body
-(which methods see only through ``self`` or the class).
+(which methods see only through ``self`` or the class).  Those are ``late_uses``.
 
-``find_late_uses`` walks each function-like body (functions, methods, lambdas, and the
+``read_function_bodies`` walks each function-like body (functions, methods, lambdas, and the
 classes and comprehensions inside them) once, with Python's own scoping: every name a
 scope binds anywhere is its own; a name declared ``global`` is the module's, one declared
 ``nonlocal`` an enclosing function's; a class body's names are not seen by the functions
@@ -27,6 +28,14 @@ binds names the walk cannot see: after a star import, when a function declares t
 ``global``, or when the module reaches its namespace another way (``globals()``, ``exec``,
 ``sys.modules``, ``@enum.global_enum``...: ``unseen_bindings``).  So each name reported
 raises whenever the read runs; some that would raise are not reported.
+
+The same walk keeps, for each ``def`` (``parameter_reads``), the attributes its own body
+reads of each parameter (``input.order_id``), once each at the first read: the linker
+checks those of a tool's ``execute`` against its input model.  A parameter is left out
+where the body could make the read work another way: it binds the name again, asks
+about the object (``hasattr``, ``getattr``, ``isinstance``, ``type``, ``vars``...), or
+sets that attribute; and so is a read inside a ``try`` that may catch ``AttributeError``,
+and a dunder.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from __future__ import annotations
 import ast
 import difflib
 from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
 
 from .index_early_names import (
     BUILTIN_NAMES,
@@ -44,11 +54,11 @@ from .index_early_names import (
     stored_names,
     unseen_bindings,
 )
-from .index_imports import is_main_guard, is_type_checking
-from .index_types import LateUse
+from .index_imports import is_main_guard, is_type_checking, may_catch
+from .index_types import LateUse, ParameterRead
 from .types import Pos
 
-__all__ = ["find_late_uses"]
+__all__ = ["FunctionBodies", "read_function_bodies"]
 
 #: Bound in every function inside a class body that reads it (the cell ``super()`` uses).
 _CLASS_CELL = "__class__"
@@ -60,6 +70,8 @@ _OTHER_BUILTINS = frozenset(
 _MAIN_GUARD, _TYPE_CHECKING = "main guard", "type checking"
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Builtins whose call on an object asks what it is or has, or reaches its attributes by name.
+_INSPECTING = frozenset({"hasattr", "getattr", "setattr", "delattr", "isinstance", "type", "vars", "dir", "issubclass"})
 #: The nodes ``_Walk.body`` looks at: those that bind, open a scope, or hold code that never runs.
 _SPECIAL = frozenset(
     {
@@ -81,6 +93,8 @@ _SPECIAL = frozenset(
         ast.MatchAs,
         ast.MatchStar,
         ast.MatchMapping,
+        ast.Attribute,
+        ast.Call,
     }
 )
 #: The statements that hold blocks of statements (functions and classes aside).
@@ -92,7 +106,22 @@ _COMPOUND = frozenset(
 class _Scope:
     """What one function-like scope binds and reads, and the scopes inside it."""
 
-    __slots__ = ("children", "declared_global", "declared_nonlocal", "home", "is_class", "name", "reads", "stores")
+    __slots__ = (
+        "attribute_reads",
+        "attribute_stores",
+        "children",
+        "declared_global",
+        "declared_nonlocal",
+        "guarded_lines",
+        "home",
+        "inspected",
+        "is_class",
+        "name",
+        "params",
+        "reads",
+        "rebound",
+        "stores",
+    )
 
     def __init__(self, name: str, is_class: bool, home: _Scope | None) -> None:
         #: The qualified name a message shows.
@@ -106,18 +135,43 @@ class _Scope:
         #: Each name read where the read runs, with its node, in the order the walk met them.
         self.reads: list[tuple[str, ast.Name]] = []
         self.children: list[_Scope] = []
+        #: A ``def``'s parameters, and those of them its body binds again.
+        self.params: tuple[str, ...] = ()
+        self.rebound: set[str] = set()
+        #: ``name.attribute`` read (with the node) and set; the names passed to an ``_INSPECTING`` builtin;
+        #: the line spans of ``try`` bodies that may catch AttributeError.
+        self.attribute_reads: list[tuple[str, str, ast.Attribute]] = []
+        self.attribute_stores: set[tuple[str, str]] = set()
+        self.inspected: set[str] = set()
+        self.guarded_lines: list[tuple[int, int]] = []
 
 
-def find_late_uses(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> tuple[LateUse, ...]:
-    """The names ``tree``'s function bodies read that nothing binds where they run, each
-    once, at its first read; see the module docstring.  ``position`` places a node;
-    ``source`` is the module's text (import-time code is searched for lambdas only when
-    it says ``lambda`` somewhere)."""
+class FunctionBodies(NamedTuple):
+    """What ``read_function_bodies`` found in one module."""
+
+    late_uses: tuple[LateUse, ...]
+    parameter_reads: tuple[ParameterRead, ...]
+
+
+def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> FunctionBodies:
+    """The late uses and parameter reads of ``tree``'s function bodies; see the module docstring.
+
+    ``position`` places a node; ``source`` is the module's text (import-time code is
+    searched for lambdas only when it says ``lambda`` somewhere).
+    """
     annotations_run = not (DEFERRED_ANNOTATIONS or has_future_annotations(tree))
     walk = _Walk(annotations_run, lambdas=b"lambda" in source)
     roots = walk.module(tree.body)
+    parameter_reads = tuple(_parameter_reads(roots, position))
     if walk.star_import or not roots:
-        return ()
+        return FunctionBodies((), parameter_reads)
+    return FunctionBodies(_late_uses(tree, walk, roots, position), parameter_reads)
+
+
+def _late_uses(
+    tree: ast.Module, walk: _Walk, roots: list[_Scope], position: Callable[[ast.AST], Pos]
+) -> tuple[LateUse, ...]:
+    """Each name the scopes read that nothing binds where they run, once, at its first read."""
     known_names = walk.bound | walk.probed | BUILTIN_NAMES | RUN_TIME_BUILTINS | MODULE_NAMES | _OTHER_BUILTINS
     first: dict[str, tuple[ast.Name, _Scope, frozenset[str]]] = {}
     for root in roots:
@@ -147,6 +201,26 @@ def find_late_uses(tree: ast.Module, source: bytes, position: Callable[[ast.AST]
             similar = next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None)
         uses.append(LateUse(name, position(node), scope.name, bound_in, bound_line, similar))
     return tuple(sorted(uses, key=lambda use: (use.pos.line, use.pos.col)))
+
+
+def _parameter_reads(roots: list[_Scope], position: Callable[[ast.AST], Pos]) -> Iterator[ParameterRead]:
+    """The attributes each ``def``'s own body reads of its parameters, once each, at the first read."""
+    stack = list(reversed(roots))
+    while stack:
+        scope = stack.pop()
+        stack.extend(reversed(scope.children))
+        if not scope.params or not scope.attribute_reads:
+            continue
+        plain = set(scope.params) - scope.rebound - scope.inspected
+        seen: set[tuple[str, str]] = set()
+        for name, attribute, node in scope.attribute_reads:
+            key = (name, attribute)
+            if name not in plain or key in seen or key in scope.attribute_stores or attribute.startswith("__"):
+                continue
+            if any(start <= node.lineno <= end for start, end in scope.guarded_lines):
+                continue
+            seen.add(key)
+            yield ParameterRead(scope.name, name, attribute, position(node))
 
 
 def _global_reads(root: _Scope, outer: frozenset[str]) -> Iterator[tuple[str, ast.Name, _Scope, frozenset[str]]]:
@@ -309,9 +383,11 @@ class _Walk:
         scope = _Scope(name, False, None)
         if around is not None:
             around.children.append(scope)
-        scope.stores.update(_parameters(node.args))
-        scope.stores.update(param.name for param in getattr(node, "type_params", ()))
+        scope.params = tuple(_parameters(node.args))
         self.body(node.body, scope)
+        scope.rebound = scope.stores.intersection(scope.params)
+        scope.stores.update(scope.params)
+        scope.stores.update(param.name for param in getattr(node, "type_params", ()))
         return scope
 
     def lambda_(self, node: ast.Lambda, prefix: str, around: _Scope | None) -> _Scope:
@@ -338,6 +414,19 @@ class _Walk:
             elif kind not in _SPECIAL:  # the commonest: an expression or statement that binds nothing itself
                 if kind is not ast.Constant:
                     stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
+            elif isinstance(node, ast.Attribute):
+                if isinstance(node.value, ast.Name):
+                    if type(node.ctx) is ast.Load:
+                        current.attribute_reads.append((node.value.id, node.attr, node))
+                    else:
+                        current.attribute_stores.add((node.value.id, node.attr))
+                stack.append((node.value, current, runs))
+            elif isinstance(node, ast.Call):
+                function, arguments = node.func, node.args
+                if isinstance(function, ast.Name) and function.id in _INSPECTING and arguments:
+                    if isinstance(arguments[0], ast.Name):
+                        current.inspected.add(arguments[0].id)
+                stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
             elif isinstance(node, _FUNCTIONS):
                 current.stores.add(node.name)
                 stack.extend((part, current, runs) for part in reversed(self._def_time(node)))
@@ -382,6 +471,8 @@ class _Walk:
                 stack.extend((item, current, runs) for item in reversed(node.orelse))
                 stack.extend((item, current, False) for item in reversed(node.body))  # binds, never runs
             elif isinstance(node, ast.Try | ast.TryStar):
+                if node.body and may_catch(node.handlers, AttributeError):
+                    current.guarded_lines.append((node.body[0].lineno, node.body[-1].end_lineno or node.lineno))
                 rest_of_try = [*node.handlers, *node.orelse, *node.finalbody]
                 stack.extend((item, current, runs) for item in reversed(rest_of_try))
                 if _catches_name_error(node.handlers):  # ``try: get_ipython`` / ``except NameError:``

@@ -1,0 +1,184 @@
+"""An execute that reads an attribute its input model does not have fails the compile, where the model is known whole."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from helpers import SKILL, run_command, write_project
+from pydantic import BaseModel, RootModel
+from skillc.compiler.api import compile_project
+from skillc.compiler.check_projects import AGENT_MODULE
+from skillc.compiler.index_function_bodies import read_function_bodies
+from skillc.compiler.index_types import ParameterRead
+from skillc.compiler.schema_types import BASE_MODEL_MEMBERS
+from skillc.compiler.types import Diagnostic, Pos
+
+HEAD = "from pydantic import BaseModel\nfrom skillc import Tool\n\n"
+TOOL = (
+    "class Lookup(Tool):\n"
+    '    name = "lookup"\n'
+    '    description = "Look up an order."\n'
+    "    input_schema = LookupInput\n"
+    "\n"
+    "    def execute(self, input, ctx):\n"
+    "{body}"
+)
+
+
+def _compile(root: Path, models: str, body: str, extra: dict[str, str] | None = None) -> list[Diagnostic]:
+    write_project(
+        root, {"tools.py": HEAD + models + "\n" + TOOL.format(body=body), "agent.py": AGENT_MODULE, **(extra or {})}
+    )
+    report = compile_project(root, use_cache=False)
+    return [item for item in report.diagnostics if item.code == "skill/unknown-input-attribute"]
+
+
+MODEL = "class LookupInput(BaseModel):\n    order_id: str\n    express: bool = False\n"
+
+
+def test_a_misspelt_field_is_reported_at_the_read_with_the_field_it_resembles(tmp_path: Path) -> None:
+    [found] = _compile(tmp_path, MODEL, "        return input.ordr_id\n")
+    assert (found.path, found.line, found.col) == ("src/tools.py", 14, 15)
+    assert found.message == (
+        "Lookup.execute() reads input.ordr_id, but its input model LookupInput has no field or attribute ordr_id: "
+        "every call that gets there raises AttributeError"
+    )
+    assert found.hint == "did you mean input.order_id?"
+
+
+def test_a_name_like_no_field_gets_the_fields_listed(tmp_path: Path) -> None:
+    [found] = _compile(tmp_path, MODEL, "        return input.customer\n")
+    assert found.hint == "the fields of LookupInput are: order_id, express"
+
+
+def test_each_attribute_is_reported_once_at_its_first_read(tmp_path: Path) -> None:
+    found = _compile(
+        tmp_path, MODEL, "        if input.note:\n            return input.note, input.tag\n        return None\n"
+    )
+    assert [(item.line, item.message.split(",")[0]) for item in found] == [
+        (14, "Lookup.execute() reads input.note"),
+        (15, "Lookup.execute() reads input.tag"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("models", "body"),
+    [
+        # A base from outside the project may add anything; so may a __getattr__ or extra fields.
+        pytest.param(
+            "from pydantic_settings import BaseSettings\n\nclass LookupInput(BaseSettings):\n    order_id: str\n",
+            "        return input.anything\n",
+            id="external-base",
+        ),
+        pytest.param(
+            MODEL + "\n    def __getattr__(self, name):\n        return name\n",
+            "        return input.anything\n",
+            id="getattr",
+        ),
+        pytest.param(
+            "from pydantic import ConfigDict\n\nclass LookupInput(BaseModel):\n"
+            "    model_config = ConfigDict(extra='allow')\n    order_id: str\n",
+            "        return input.anything\n",
+            id="extra-allow",
+        ),
+        pytest.param(
+            "SETTINGS = {'extra': 'allow'}\n\nclass LookupInput(BaseModel):\n    model_config = SETTINGS\n    order_id: str\n",
+            "        return input.anything\n",
+            id="config-not-literal",
+        ),
+        pytest.param(
+            "import sys\n\nclass LookupInput(BaseModel):\n    order_id: str\n"
+            "    if sys.version_info >= (3, 12):\n        note: str = ''\n",
+            "        return input.note\n",
+            id="class-body-not-read",
+        ),
+        # The execute rebinds its input, or asks about it, or sets the attribute first.
+        pytest.param(MODEL, "        input = ctx\n        return input.anything\n", id="rebound"),
+        pytest.param(MODEL, "        return getattr(input, 'note', None) or input.note\n", id="asked"),
+        pytest.param(MODEL, "        input.note = 1\n        return input.note\n", id="set"),
+        # pydantic's own members, and what methods assign on self.
+        pytest.param(
+            MODEL + "\n    def model_post_init(self, context):\n        self._seen = True\n",
+            "        return input.model_dump_json(), input.model_fields_set, input._seen\n",
+            id="pydantic-and-self",
+        ),
+    ],
+)
+def test_nothing_is_reported_where_the_model_may_have_more_or_the_code_may_cope(
+    tmp_path: Path, models: str, body: str
+) -> None:
+    assert _compile(tmp_path, models, body) == []
+
+
+def test_a_shared_execute_is_checked_against_each_tool_s_own_model(tmp_path: Path) -> None:
+    tools = (
+        HEAD + "class BaseInput(BaseModel):\n    order_id: str\n\n"
+        "class ExpressInput(BaseInput):\n    express: bool = False\n\n"
+        "class Shared(Tool):\n"
+        '    description = "Look up an order."\n\n'
+        "    def execute(self, input, ctx):\n"
+        "        return input.express\n\n"
+        'class Fast(Shared):\n    name = "fast"\n    input_schema = ExpressInput\n\n'
+        'class Plain(Shared):\n    name = "plain"\n    input_schema = BaseInput\n'
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import Fast, Plain\n\n"
+        'agent = Agent(name="shop", skills=[Skill(name="orders", description="Orders.", tools=[Fast(), Plain()])])\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    found = [
+        item for item in compile_project(tmp_path, use_cache=False).diagnostics if item.code.startswith("skill/unknown")
+    ]
+    assert [(item.line, item.message) for item in found] == [
+        (
+            14,
+            "Shared.execute() reads input.express, but its input model BaseInput has no field or attribute express: "
+            "every call that gets there raises AttributeError",
+        )
+    ]
+
+
+def test_the_index_keeps_the_first_read_of_each_parameter_attribute_outside_guards() -> None:
+    source = (
+        "def execute(self, input, ctx):\n"
+        "    a = input.x + input.x\n"
+        "    try:\n"
+        "        b = input.y\n"
+        "    except AttributeError:\n"
+        "        b = None\n"
+        "    def inner():\n"
+        "        return input.z\n"
+        "    return ctx.user, input.__class__, self.name, a, b, inner\n"
+    )
+    reads = read_function_bodies(ast.parse(source), source.encode(), lambda node: Pos(node.lineno, node.col_offset))
+    assert reads.parameter_reads == (
+        ParameterRead("execute", "input", "x", Pos(2, 8)),
+        ParameterRead("execute", "ctx", "user", Pos(9, 11)),
+        ParameterRead("execute", "self", "name", Pos(9, 38)),
+    )
+
+
+def test_every_public_member_of_pydantic_s_models_is_known() -> None:
+    for model in (BaseModel, RootModel):
+        public = {name for name in dir(model) if not name.startswith("_")}
+        assert public <= BASE_MODEL_MEMBERS | {"root"}, public - BASE_MODEL_MEMBERS
+
+
+def test_skill_compile_refuses_the_project_and_writes_no_dist(tmp_path: Path) -> None:
+    write_project(
+        tmp_path,
+        {
+            "tools.py": HEAD + MODEL + "\n" + TOOL.format(body="        return input.ordr_id\n"),
+            "agent.py": AGENT_MODULE,
+        },
+    )
+    finished = run_command([str(SKILL), "compile", str(tmp_path)], cwd=tmp_path)
+    assert finished.code == 1
+    assert (
+        "src/tools.py:14:16: error[skill/unknown-input-attribute] Lookup.execute() reads input.ordr_id"
+        in finished.stdout
+    )
+    assert "hint: did you mean input.order_id?" in finished.stdout
+    assert not (tmp_path / "dist").exists()
