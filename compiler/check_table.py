@@ -227,11 +227,12 @@ ROWS: tuple[CheckRow, ...] = (
         "in hosts that prefix it with the server's name (Claude Code: mcp__<agent>__<tool>).",
     ),
     CheckRow(
-        "skill/unknown-input-attribute",
+        "skill/unknown-attribute",
         Severity.ERROR,
-        "A tool class's execute reads an attribute of its input (input.ordr_id) that the input model has no "
-        "field, attribute or method for: every call that gets there raises AttributeError.  Checked when the "
-        "sources say all the model has (its bases are the project's or pydantic's, and it allows no extra fields).",
+        "A tool's execute reads an attribute of what the runtime passes it that it does not have: of its input "
+        "(input.ordr_id) one that the input model has no field, attribute or method for (checked when the sources "
+        "say all the model has: its bases are the project's or pydantic's, and it allows no extra fields), or of "
+        "its context (ctx.usr) one that ToolContext does not have.  Every call that gets there raises AttributeError.",
     ),
     CheckRow(
         "skill/unserializable-result",

@@ -58,8 +58,8 @@ def _input_reads(body: str, keywords: str = "") -> str:
     )
 
 
-#: An execute that reads only what its input has.
-_READS_KNOWN = "        return input.order_id, input.express, input.label, input.model_dump()\n"
+#: An execute that reads only what its input and its context have.
+_READS_KNOWN = "        return input.order_id, input.express, input.label, input.model_dump(), ctx.user, ctx.env\n"
 
 
 def _decorated(decorators: str, *, wraps: bool) -> str:
@@ -394,7 +394,7 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
-    "skill/unknown-input-attribute": CheckExamples(
+    "skill/unknown-attribute": CheckExamples(
         valid=(
             Example(GOOD),
             # A field of a base model, a property, a method, pydantic's own; extra fields allowed;
@@ -433,6 +433,11 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                     "tools.py": _input_reads("        return input.order_id, input.note\n"),
                 },
                 ("src/tools.py", 19, 31),
+            ),
+            # The context: a misspelt attribute of ToolContext.
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": _input_reads("        return ctx.usr\n")},
+                ("src/tools.py", 19, 15),
             ),
         ),
     ),

@@ -10,7 +10,7 @@ before anything runs, each definition for which that would fail when the tool is
 - ``skill/generator-function``: the function yields, so the call returns a generator;
 - ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
   which the compiled tool, made from the class attributes, would not have;
-- ``skill/unknown-input-attribute``: ``execute`` reads an attribute of its input that the
+- ``skill/unknown-attribute``: ``execute`` reads an attribute of its input that the
   input model has no field, attribute or method for (``input.ordr_id``), so every call that
   gets there raises ``AttributeError`` (``model_members`` says when the model is known whole);
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
@@ -27,6 +27,7 @@ from __future__ import annotations
 import difflib
 
 from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
+from ..contracts.spec import TOOL_CONTEXT_MEMBERS
 from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
 from .index_types import BinOp, Expr, FunctionInfo, Ref, Subscript
 from .model_members import model_fields, model_members
@@ -42,6 +43,7 @@ __all__ = ["ToolCodeChecks"]
 _POSITIONAL = frozenset({"positional_only", "normal"})
 #: How many of the input model's fields a hint lists.
 _FIELDS_SHOWN = 12
+_CONTEXT_HINT = "a ToolContext has: " + ", ".join(sorted(TOOL_CONTEXT_MEMBERS))
 #: The attributes of a tool class that the compiled tool is made from.
 _COMPILED_ATTRIBUTES = frozenset({*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)})
 
@@ -128,38 +130,59 @@ class ToolCodeChecks:
         )
         return False
 
-    def input_reads_exist(self, draft: ToolDraft, model: ModelRef) -> None:
-        """Report each attribute a tool class's ``execute`` reads of its input that the input model does not have."""
-        execute = self.linker.class_method(draft.cls, "execute") if draft.cls is not None else None
-        if execute is None or len(execute[1].params) < 2 or execute[1].params[1].kind not in _POSITIONAL:
+    def call_reads_exist(self, draft: ToolDraft, model: ModelRef | None) -> None:
+        """Report each attribute a tool's ``execute`` reads of its input or its context that it does not have.
+
+        A tool class's ``execute(self, input, ctx)`` is checked against ``model`` (when the
+        sources say all it has: ``model_members``) and ``ToolContext``; a ``@tool`` function's
+        parameters are its input's fields, so only the one annotated ``ToolContext`` is checked.
+        """
+        if draft.cls is not None:
+            execute = self.linker.class_method(draft.cls, "execute")
+            if execute is None:
+                return
+            owner, function = execute
+            module, qualname, label = owner.module, f"{owner.qualname}.{function.name}", f"{owner.info.name}.execute()"
+            positional = [param.name for param in function.params[1:] if param.kind in _POSITIONAL]
+            input_name, context_names = (positional[0] if positional else None), positional[1:2]
+        elif draft.function is not None:
+            function, module = draft.function, draft.module
+            qualname, label, input_name = function.name, f"{function.name}()", None
+            context_names = [
+                param.name for param in function.params if self.linker.is_sdk(module, param.annotation, "ToolContext")
+            ]
+        else:
             return
-        owner, function = execute
-        parameter = function.params[1].name
-        qualname = f"{owner.qualname}.{function.name}"
-        reads = [
-            read
-            for read in self.linker.modules[owner.module].parameter_reads
-            if read.function == qualname and read.parameter == parameter
-        ]
-        symbol = self.linker.resolve_ref(model.module, model.qualname) if reads else None
-        members = model_members(self.linker, symbol) if isinstance(symbol, ClassSym) else None
-        if symbol is None or members is None:
-            return
-        assert isinstance(symbol, ClassSym)
-        fields = model_fields(self.linker, symbol)
+        reads = [read for read in self.linker.modules[module].parameter_reads if read.function == qualname]
         for read in reads:
+            if read.parameter in context_names and read.attribute not in TOOL_CONTEXT_MEMBERS:
+                similar = difflib.get_close_matches(read.attribute, sorted(TOOL_CONTEXT_MEMBERS), n=1, cutoff=0.7)
+                self.linker.report(
+                    "skill/unknown-attribute",
+                    module,
+                    read.pos,
+                    f"{label} reads {read.parameter}.{read.attribute}, but the ToolContext a tool is called with has "
+                    f"no attribute {read.attribute}: every call that gets there raises AttributeError",
+                    hint=f"did you mean {read.parameter}.{similar[0]}?" if similar else _CONTEXT_HINT,
+                )
+        input_reads = [read for read in reads if read.parameter == input_name]
+        symbol = self.linker.resolve_ref(model.module, model.qualname) if model is not None and input_reads else None
+        members = model_members(self.linker, symbol) if isinstance(symbol, ClassSym) else None
+        if not isinstance(symbol, ClassSym) or members is None:
+            return
+        fields = model_fields(self.linker, symbol)
+        shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
+        for read in input_reads:
             if read.attribute in members:
                 continue
             similar = difflib.get_close_matches(read.attribute, fields or sorted(members), n=1, cutoff=0.7)
-            shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
             self.linker.report(
-                "skill/unknown-input-attribute",
-                owner.module,
+                "skill/unknown-attribute",
+                module,
                 read.pos,
-                f"{owner.info.name}.{function.name}() reads {parameter}.{read.attribute}, but its input model "
-                f"{symbol.info.name} has no field or attribute {read.attribute}: every call that gets there "
-                "raises AttributeError",
-                hint=f"did you mean {parameter}.{similar[0]}?"
+                f"{label} reads {read.parameter}.{read.attribute}, but its input model {symbol.info.name} has no "
+                f"field or attribute {read.attribute}: every call that gets there raises AttributeError",
+                hint=f"did you mean {read.parameter}.{similar[0]}?"
                 if similar
                 else (
                     f"the fields of {symbol.info.name} are: {shown}" if fields else f"{symbol.info.name} has no fields"

@@ -141,8 +141,8 @@ class ToolReader:
             callable_ = False
         input_model = self._model(draft, "input_schema")
         output_model = self._model(draft, "output_schema")
-        if input_model is not None and not client:
-            self.code.input_reads_exist(draft, input_model)
+        if not client:
+            self.code.call_reads_exist(draft, input_model)
         foreign = draft.cls is not None and any(item.name in FOREIGN_ATTRIBUTES for item in draft.cls.info.attributes)
         if (
             draft.function is None

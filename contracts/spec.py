@@ -42,6 +42,25 @@ WINDOWS_DEVICE_NAMES: Final = frozenset(
 )
 
 DEFAULT_CONDITION_TIMEOUT: Final = 30.0
+#: What the ``ctx`` a tool is called with has (``skillc.ToolContext``, a frozen dataclass): the
+#: compiler checks a tool's reads of it against these (the test suite against the class).
+TOOL_CONTEXT_MEMBERS: Final = frozenset(
+    {
+        "activate",
+        "call_id",
+        "current",
+        "data",
+        "env",
+        "environment",
+        "for_call",
+        "logger",
+        "session",
+        "skill",
+        "state",
+        "tool",
+        "user",
+    }
+)
 ENVIRONMENTS: Final = ("sandbox", "production")
 #: The file in ``dist/`` that lists everything else, and the version of its shape: the
 #: compiler writes it, the runtime reads it.

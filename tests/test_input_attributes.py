@@ -1,8 +1,9 @@
-"""An execute that reads an attribute its input model does not have fails the compile, where the model is known whole."""
+"""An execute that reads an attribute its input (where the model is known whole) or its context does not have fails the compile."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from skillc.compiler.index_function_bodies import read_function_bodies
 from skillc.compiler.index_types import ParameterRead
 from skillc.compiler.schema_types import BASE_MODEL_MEMBERS
 from skillc.compiler.types import Diagnostic, Pos
+from skillc.contracts.spec import TOOL_CONTEXT_MEMBERS
+from skillc.runtime.context import ToolContext
 
 HEAD = "from pydantic import BaseModel\nfrom skillc import Tool\n\n"
 TOOL = (
@@ -32,7 +35,7 @@ def _compile(root: Path, models: str, body: str, extra: dict[str, str] | None = 
         root, {"tools.py": HEAD + models + "\n" + TOOL.format(body=body), "agent.py": AGENT_MODULE, **(extra or {})}
     )
     report = compile_project(root, use_cache=False)
-    return [item for item in report.diagnostics if item.code == "skill/unknown-input-attribute"]
+    return [item for item in report.diagnostics if item.code == "skill/unknown-attribute"]
 
 
 MODEL = "class LookupInput(BaseModel):\n    order_id: str\n    express: bool = False\n"
@@ -129,7 +132,9 @@ def test_a_shared_execute_is_checked_against_each_tool_s_own_model(tmp_path: Pat
     )
     write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
     found = [
-        item for item in compile_project(tmp_path, use_cache=False).diagnostics if item.code.startswith("skill/unknown")
+        item
+        for item in compile_project(tmp_path, use_cache=False).diagnostics
+        if item.code == "skill/unknown-attribute"
     ]
     assert [(item.line, item.message) for item in found] == [
         (
@@ -176,9 +181,38 @@ def test_skill_compile_refuses_the_project_and_writes_no_dist(tmp_path: Path) ->
     )
     finished = run_command([str(SKILL), "compile", str(tmp_path)], cwd=tmp_path)
     assert finished.code == 1
-    assert (
-        "src/tools.py:14:16: error[skill/unknown-input-attribute] Lookup.execute() reads input.ordr_id"
-        in finished.stdout
-    )
+    assert "src/tools.py:14:16: error[skill/unknown-attribute] Lookup.execute() reads input.ordr_id" in finished.stdout
     assert "hint: did you mean input.order_id?" in finished.stdout
     assert not (tmp_path / "dist").exists()
+
+
+def test_the_context_s_members_are_those_of_the_tool_context_class() -> None:
+    public = {name for name in dir(ToolContext) if not name.startswith("_")}
+    assert {field.name for field in dataclasses.fields(ToolContext)} | public == TOOL_CONTEXT_MEMBERS
+
+
+def test_a_misspelt_context_attribute_is_reported_in_a_class_and_in_a_function(tmp_path: Path) -> None:
+    [found] = _compile(tmp_path, MODEL, "        ctx.logger.info('x')\n        return ctx.env['A'], ctx.usr\n")
+    assert (found.line, found.col) == (15, 29)
+    assert found.message == (
+        "Lookup.execute() reads ctx.usr, but the ToolContext a tool is called with has no attribute usr: "
+        "every call that gets there raises AttributeError"
+    )
+    assert found.hint == "did you mean ctx.user?"
+    function = (
+        "from skillc import ToolContext, tool\n\n"
+        "@tool\n"
+        "def lookup(order_id: str, context: ToolContext, note: str = '') -> str:\n"
+        '    """Look up an order."""\n'
+        "    return context.sesion, note.upper()\n"
+    )
+    agent = AGENT_MODULE.replace("from tools import Lookup", "from tools import lookup").replace("Lookup()", "lookup")
+    write_project(tmp_path, {"tools.py": function, "agent.py": agent})
+    found_there = [
+        item
+        for item in compile_project(tmp_path, use_cache=False).diagnostics
+        if item.code == "skill/unknown-attribute"
+    ]
+    assert [(item.line, item.message.split(",")[0], item.hint) for item in found_there] == [
+        (6, "lookup() reads context.sesion", "did you mean context.session?")
+    ]
