@@ -175,12 +175,12 @@ def _late_uses(
     known_names = walk.bound | walk.probed | BUILTIN_NAMES | RUN_TIME_BUILTINS | MODULE_NAMES | _OTHER_BUILTINS
     first: dict[str, tuple[ast.Name, _Scope, frozenset[str]]] = {}
     for root in roots:
-        for name, node, scope, seen_there in _global_reads(root, frozenset()):
+        for name, node, scope, visible in _global_reads(root, frozenset()):
             if name in known_names:
                 continue
             earlier = first.get(name)
             if earlier is None or (node.lineno, node.col_offset) < (earlier[0].lineno, earlier[0].col_offset):
-                first[name] = (node, scope, seen_there)
+                first[name] = (node, scope, visible)
     if not first:
         return ()
     bindings = _ModuleBindings(tree.body)  # all the module binds, and where: only now that a name is left
@@ -191,13 +191,13 @@ def _late_uses(
     if declared is None:
         return ()
     uses = []
-    for name, (node, scope, seen_there) in first.items():
+    for name, (node, scope, visible) in first.items():
         if name in declared:
             continue
         bound_in, bound_line = bindings.elsewhere.get(name, (None, None))
         similar = None
         if bound_in is None:  # a misspelling: of a name the read could have found
-            known = sorted(bindings.runtime | BUILTIN_NAMES | seen_there)
+            known = sorted(bindings.runtime | BUILTIN_NAMES | visible | scope.stores)
             similar = next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None)
         uses.append(LateUse(name, position(node), scope.name, bound_in, bound_line, similar))
     return tuple(sorted(uses, key=lambda use: (use.pos.line, use.pos.col)))
@@ -226,7 +226,7 @@ def _parameter_reads(roots: list[_Scope], position: Callable[[ast.AST], Pos]) ->
 def _global_reads(root: _Scope, outer: frozenset[str]) -> Iterator[tuple[str, ast.Name, _Scope, frozenset[str]]]:
     """Each read in ``root`` and the scopes inside it that finds its name among the
     module's globals: not bound by the scope itself nor by an enclosing function
-    (``outer``); with its scope, and the names the scope sees that are not the module's.
+    (``outer``); with its scope, and the names its enclosing functions bind.
     A class body's own names count as bound for the reads in the body itself (it runs in
     order, and a read above the binding falls back to the globals, which only makes a
     report less likely), never for the functions inside it."""
@@ -237,7 +237,7 @@ def _global_reads(root: _Scope, outer: frozenset[str]) -> Iterator[tuple[str, as
         own = (scope.stores - declared) | scope.declared_nonlocal
         for name, node in scope.reads:
             if name in declared or (name not in own and name not in visible and name != _CLASS_CELL):
-                yield name, node, scope, visible | own
+                yield name, node, scope, visible
         inner = visible if scope.is_class else (visible | own) - declared
         stack.extend((child, inner) for child in reversed(scope.children))
 
