@@ -229,7 +229,8 @@ ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "skill/unknown-attribute",
         Severity.ERROR,
-        "A tool's execute reads an attribute of what the runtime passes it that it does not have: of its input "
+        "A tool's execute (or needs_approval) reads an attribute of what the runtime passes it that it does not "
+        "have: of its input "
         "(input.ordr_id) one that the input model has no field, attribute or method for (checked when the sources "
         "say all the model has: its bases are the project's or pydantic's, and it allows no extra fields), or of "
         "its context (ctx.usr) one that ToolContext does not have.  Every call that gets there raises AttributeError.",

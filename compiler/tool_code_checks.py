@@ -10,9 +10,10 @@ before anything runs, each definition for which that would fail when the tool is
 - ``skill/generator-function``: the function yields, so the call returns a generator;
 - ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
   which the compiled tool, made from the class attributes, would not have;
-- ``skill/unknown-attribute``: ``execute`` reads an attribute of its input that the
-  input model has no field, attribute or method for (``input.ordr_id``), so every call that
-  gets there raises ``AttributeError`` (``model_members`` says when the model is known whole);
+- ``skill/unknown-attribute``: ``execute`` (or ``needs_approval``) reads an attribute of its
+  input that the input model has no field, attribute or method for (``input.ordr_id``;
+  ``model_members`` says when the model is known whole), or of its context that
+  ``ToolContext`` does not have (``ctx.usr``): every call that gets there raises ``AttributeError``;
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
   an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
   pydantic cannot make JSON: a class whose
@@ -131,31 +132,42 @@ class ToolCodeChecks:
         return False
 
     def call_reads_exist(self, draft: ToolDraft, model: ModelRef | None) -> None:
-        """Report each attribute a tool's ``execute`` reads of its input or its context that it does not have.
+        """Report each attribute a tool's code reads of its input or its context that it does not have.
 
-        A tool class's ``execute(self, input, ctx)`` is checked against ``model`` (when the
-        sources say all it has: ``model_members``) and ``ToolContext``; a ``@tool`` function's
-        parameters are its input's fields, so only the one annotated ``ToolContext`` is checked.
+        A tool class's ``execute(self, input, ctx)`` and ``needs_approval(self, input, ctx)`` are
+        checked against ``model`` (when the sources say all it has: ``model_members``) and
+        ``ToolContext``; a ``@tool`` function's parameters are its input's fields, so only the
+        one annotated ``ToolContext`` is checked.
         """
         if draft.cls is not None:
-            execute = self.linker.class_method(draft.cls, "execute")
-            if execute is None:
-                return
-            owner, function = execute
-            module, qualname, label = owner.module, f"{owner.qualname}.{function.name}", f"{owner.info.name}.execute()"
-            positional = [param.name for param in function.params[1:] if param.kind in _POSITIONAL]
-            input_name, context_names = (positional[0] if positional else None), positional[1:2]
+            for name in ("execute", NEEDS_APPROVAL.name):
+                method = self.linker.class_method(draft.cls, name)
+                if method is None:
+                    continue
+                owner, function = method
+                positional = [param.name for param in function.params[1:] if param.kind in _POSITIONAL]
+                self._reads_exist(
+                    owner.module,
+                    f"{owner.qualname}.{function.name}",
+                    f"{owner.info.name}.{function.name}()",
+                    (positional[0] if positional else None, model),
+                    positional[1:2],
+                )
         elif draft.function is not None:
             function, module = draft.function, draft.module
-            qualname, label, input_name = function.name, f"{function.name}()", None
-            context_names = [
+            context = [
                 param.name for param in function.params if self.linker.is_sdk(module, param.annotation, "ToolContext")
             ]
-        else:
-            return
+            self._reads_exist(module, function.name, f"{function.name}()", (None, None), context)
+
+    def _reads_exist(
+        self, module: str, qualname: str, label: str, given: tuple[str | None, ModelRef | None], context: list[str]
+    ) -> None:
+        """Report the reads by the function ``qualname`` of ``module`` of an attribute its context
+        parameters, or its input parameter (``given``: its name, and its model), do not have."""
         reads = [read for read in self.linker.modules[module].parameter_reads if read.function == qualname]
         for read in reads:
-            if read.parameter in context_names and read.attribute not in TOOL_CONTEXT_MEMBERS:
+            if read.parameter in context and read.attribute not in TOOL_CONTEXT_MEMBERS:
                 similar = difflib.get_close_matches(read.attribute, sorted(TOOL_CONTEXT_MEMBERS), n=1, cutoff=0.7)
                 self.linker.report(
                     "skill/unknown-attribute",
@@ -165,6 +177,7 @@ class ToolCodeChecks:
                     f"no attribute {read.attribute}: every call that gets there raises AttributeError",
                     hint=f"did you mean {read.parameter}.{similar[0]}?" if similar else _CONTEXT_HINT,
                 )
+        input_name, model = given
         input_reads = [read for read in reads if read.parameter == input_name]
         symbol = self.linker.resolve_ref(model.module, model.qualname) if model is not None and input_reads else None
         members = model_members(self.linker, symbol) if isinstance(symbol, ClassSym) else None

@@ -216,3 +216,12 @@ def test_a_misspelt_context_attribute_is_reported_in_a_class_and_in_a_function(t
     assert [(item.line, item.message.split(",")[0], item.hint) for item in found_there] == [
         (6, "lookup() reads context.sesion", "did you mean context.session?")
     ]
+
+
+def test_needs_approval_is_checked_as_execute_is(tmp_path: Path) -> None:
+    body = "        return input.order_id\n\n    def needs_approval(self, input, ctx):\n        return input.expres or ctx.usr\n"
+    found = _compile(tmp_path, MODEL, body)
+    assert [(item.line, item.message.split(",")[0], item.hint) for item in found] == [
+        (17, "Lookup.needs_approval() reads input.expres", "did you mean input.express?"),
+        (17, "Lookup.needs_approval() reads ctx.usr", "did you mean ctx.user?"),
+    ]
