@@ -10,7 +10,7 @@ import pytest
 from helpers import SKILL, run_command, write_project
 from pydantic import BaseModel, RootModel
 from skillc.compiler.api import compile_project
-from skillc.compiler.check_projects import AGENT_MODULE
+from skillc.compiler.check_projects import AGENT_MODULE, LOOKUP
 from skillc.compiler.index_function_bodies import read_function_bodies
 from skillc.compiler.index_types import ParameterRead
 from skillc.compiler.schema_types import BASE_MODEL_MEMBERS
@@ -19,15 +19,8 @@ from skillc.contracts.spec import TOOL_CONTEXT_MEMBERS
 from skillc.runtime.context import ToolContext
 
 HEAD = "from pydantic import BaseModel\nfrom skillc import Tool\n\n"
-TOOL = (
-    "class Lookup(Tool):\n"
-    '    name = "lookup"\n'
-    '    description = "Look up an order."\n'
-    "    input_schema = LookupInput\n"
-    "\n"
-    "    def execute(self, input, ctx):\n"
-    "{body}"
-)
+#: The tool class of the checks' own examples, its execute's body left to each test.
+TOOL = LOOKUP[LOOKUP.index("class Lookup(Tool):") :].replace("        return input.order_id\n", "{body}")
 
 
 def _compile(root: Path, models: str, body: str, extra: dict[str, str] | None = None) -> list[Diagnostic]:
