@@ -109,6 +109,9 @@ _TYPING_AT_RUN_TIME = (
     "\ndef price(value):\n"
     "    return Decimal(value)\n"
 )
+_TYPING_AT_IMPORT = (
+    "\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from decimal import Decimal\n\nRATE = Decimal('0.2')\n"
+)
 _CLASS_NAME_IN_METHOD = (
     '    name = "lookup"\n' + SETTINGS + "    prefix = 'order '\n\n"
     "    def execute(self, input, ctx):\n"
@@ -580,6 +583,8 @@ EXAMPLES: dict[str, CheckExamples] = {
             # ...a name bound only under the main guard, only under TYPE_CHECKING, or only in the class body...
             Example({**GOOD, "tools.py": LOOKUP + _MAIN_ONLY}, ("src/tools.py", 16, 11)),
             Example({**GOOD, "tools.py": LOOKUP + _TYPING_AT_RUN_TIME}, ("src/tools.py", 20, 11)),
+            # At import: a module-level use of a TYPE_CHECKING import.
+            Example({**GOOD, "tools.py": LOOKUP + _TYPING_AT_IMPORT}, ("src/tools.py", 19, 7)),
             Example({**GOOD, "tools.py": tool_class(_CLASS_NAME_IN_METHOD)}, ("src/tools.py", 14, 15)),
             # ...and a helper nothing calls yet, a lambda's body, a misspelt module-level name.
             Example({**GOOD, "tools.py": LOOKUP + "\ndef later():\n    return MISSING\n"}, ("src/tools.py", 16, 11)),

@@ -164,9 +164,10 @@ ROWS: tuple[CheckRow, ...] = (
         "Code uses a name that nothing it can see defines or imports, and that is no builtin: code run when "
         "a module is imported (a decorator, a base class, a default, a module-level statement), and then "
         "importing it raises NameError; or a function body (an execute, a helper, a method, a lambda), and "
-        "then calling it does.  In a function that includes a name the module binds only under "
-        '`if __name__ == "__main__":` or `if TYPE_CHECKING:`, or only in a class body, which its methods '
-        "do not see.",
+        "then calling it does.  Either way that includes a name the module binds only under "
+        '`if __name__ == "__main__":` or `if TYPE_CHECKING:` (an annotation evaluated at import, without '
+        "`from __future__ import annotations`), and in a function one bound only in a class body, which its "
+        "methods do not see.",
     ),
     CheckRow(
         "skill/working-folder-path",

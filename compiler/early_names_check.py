@@ -9,6 +9,7 @@ compiler indexed: a module no tool reaches today is one import away from it.
 
 from __future__ import annotations
 
+from .index_early_names import UNDER_MAIN_GUARD
 from .index_types import EarlyUse
 from .resolve import Linker
 
@@ -26,7 +27,11 @@ def check_early_names(linker: Linker) -> None:
     for name in sorted(linker.modules):
         for use in linker.modules[name].early_uses:
             if use.bound_line is None:
-                if not builtins_extended:
+                if builtins_extended:
+                    continue
+                if use.only_under is not None:  # bound only where the import never goes
+                    linker.report("skill/undefined-name", name, use.pos, _only_under(use), hint=_only_under_hint(use))
+                else:
                     linker.report("skill/undefined-name", name, use.pos, _undefined(use), hint=_undefined_hint(use))
                 continue
             linker.report(
@@ -59,6 +64,29 @@ def _undefined(use: EarlyUse) -> str:
         f"{use.name} is used when the module is imported (line {use.pos.line}), and nothing in the module "
         "defines or imports it: importing the module raises NameError"
     )
+
+
+def _only_under(use: EarlyUse) -> str:
+    where = (
+        '`if __name__ == "__main__":`, which does not run when the module is imported'
+        if use.only_under == UNDER_MAIN_GUARD
+        else "`if TYPE_CHECKING:`, which is false when code runs"
+    )
+    return (
+        f"{use.name} is used when the module is imported (line {use.pos.line}), and the module binds it only "
+        f"under {where} (line {use.only_under_line}): importing the module raises NameError"
+    )
+
+
+def _only_under_hint(use: EarlyUse) -> str:
+    if use.only_under == UNDER_MAIN_GUARD:
+        return "bind it outside the main guard: a tool's module is imported, never run as a script"
+    if use.annotation:
+        return (
+            "add `from __future__ import annotations` at the top of the module (annotations are then not "
+            "evaluated), or import it outside `if TYPE_CHECKING:`"
+        )
+    return "import it outside `if TYPE_CHECKING:`: the module uses it when it is imported"
 
 
 def _undefined_hint(use: EarlyUse) -> str:

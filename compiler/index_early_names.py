@@ -17,9 +17,9 @@ returns and annotated assignments, unless the module has ``from __future__ impor
 annotations`` or the Python running skillc defers them (3.14, PEP 649), or the
 annotation is a string.  What does not run: function and lambda bodies, the elements
 of a generator expression (only its first iterable runs at once), the bodies of ``if
-TYPE_CHECKING:`` and ``if __name__ == "__main__":`` (their names count as bound, never
-as a later binding), and a ``try`` body whose handlers may catch ``NameError`` (``try:
-unicode`` / ``except NameError:``).
+TYPE_CHECKING:`` and ``if __name__ == "__main__":`` (a name only they bind stays unbound,
+and its report says where it is bound), and a ``try`` body whose handlers may catch
+``NameError`` (``try: unicode`` / ``except NameError:``).
 
 A class body that reads a name it binds only further down (``first: Shrimp`` above
 ``class Shrimp`` in the same body) is reported too, unless the module had bound it by then.
@@ -54,6 +54,8 @@ __all__ = [
     "DEFERRED_ANNOTATIONS",
     "MODULE_NAMES",
     "RUN_TIME_BUILTINS",
+    "UNDER_MAIN_GUARD",
+    "UNDER_TYPE_CHECKING",
     "find_early_uses",
     "has_future_annotations",
     "stored_names",
@@ -85,6 +87,8 @@ RUN_TIME_BUILTINS = frozenset({"_"})
 _NAMESPACE_ACCESS = frozenset(
     {"globals", "exec", "eval", "builtins", "__builtins__", "__import__", "modules", "_convert_", "global_enum"}
 )
+#: Where ``EarlyUse.only_under`` says a name is bound.
+UNDER_MAIN_GUARD, UNDER_TYPE_CHECKING = "main guard", "type checking"
 #: Annotations are evaluated lazily from 3.14 on (PEP 649), as with the future import.
 DEFERRED_ANNOTATIONS = sys.version_info >= (3, 14)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -113,7 +117,11 @@ def find_early_uses(tree: ast.Module, position: Callable[[ast.AST], Pos]) -> tup
         return ()
     known = sorted(walk.bound | BUILTIN_NAMES)
     unbound = (
-        EarlyUse(name, pos, None, annotation, next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None))
+        EarlyUse(name, pos, None, annotation, None, *walk.only_under[name])
+        if name in walk.only_under
+        else EarlyUse(
+            name, pos, None, annotation, next(iter(difflib.get_close_matches(name, known, n=1, cutoff=0.8)), None)
+        )
         for name, pos, annotation in never
     )
     return tuple(
@@ -190,6 +198,8 @@ class _Walk:
         #: The names of ``unbound`` read where the read runs whenever the import gets there
         #: (no branch, loop body, handler, ``x if c else y`` or ``a or b`` around it), first read first.
         self.surely_read: dict[str, tuple[Pos, bool]] = {}
+        #: The module-level names bound in a block the import never runs: where, and the line.
+        self.only_under: dict[str, tuple[str, int]] = {}
 
     # --- names ------------------------------------------------------------------------
 
@@ -337,7 +347,8 @@ class _Walk:
         first = True
         while current is not None:
             if is_type_checking(current.test) or is_main_guard(current.test):
-                self.bind_all(current.body, scope, quietly=True)
+                where = UNDER_MAIN_GUARD if is_main_guard(current.test) else UNDER_TYPE_CHECKING
+                self.never_runs(current.body, scope, where)
             else:
                 self.conditional += not first  # an elif's test runs only when those above are false
                 self.expr(current.test, scope)
@@ -391,12 +402,18 @@ class _Walk:
                 self.expr(case.guard, scope)
             self.block(case.body, scope)
 
-    def bind_all(self, body: Sequence[ast.stmt], scope: _Scope, quietly: bool = False) -> None:
-        """Bind every name ``body`` may bind in this scope, reading nothing; ``quietly``: as
-        bound from here on, never as the later binding of a name read before (it never runs)."""
+    def bind_all(self, body: Sequence[ast.stmt], scope: _Scope) -> None:
+        """Bind every name ``body`` may bind in this scope, reading nothing."""
         for name, node in stored_names(body):
-            if quietly and scope is None:
-                self.bound.add(name)
+            self.bind(name, node, scope)
+
+    def never_runs(self, body: Sequence[ast.stmt], scope: _Scope, where: str) -> None:
+        """A block the import never runs (``where``: under the main guard or ``TYPE_CHECKING``):
+        at module level, what it binds stays unbound, and is remembered as bound only there;
+        in a class body, it counts as bound (the class's names are the class's business)."""
+        for name, node in stored_names(body):
+            if scope is None:
+                self.only_under.setdefault(name, (where, getattr(node, "lineno", 0)))
             else:
                 self.bind(name, node, scope)
 

@@ -50,6 +50,8 @@ from .index_early_names import (
     DEFERRED_ANNOTATIONS,
     MODULE_NAMES,
     RUN_TIME_BUILTINS,
+    UNDER_MAIN_GUARD,
+    UNDER_TYPE_CHECKING,
     has_future_annotations,
     stored_names,
     unseen_bindings,
@@ -66,8 +68,6 @@ _CLASS_CELL = "__class__"
 _OTHER_BUILTINS = frozenset(
     {"WindowsError", "unicode", "basestring", "long", "xrange", "raw_input", "unichr", "execfile", "cmp"}
 )
-#: Where a module binds a name that its functions cannot read, by the test of the ``if`` around it.
-_MAIN_GUARD, _TYPE_CHECKING = "main guard", "type checking"
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Builtins whose call on an object asks what it is or has, or reaches its attributes by name.
@@ -257,7 +257,7 @@ class _ModuleBindings:
         while stack:
             node = stack.pop()
             if isinstance(node, ast.If) and (is_main_guard(node.test) or is_type_checking(node.test)):
-                guarded.append((_MAIN_GUARD if is_main_guard(node.test) else _TYPE_CHECKING, node.body))
+                guarded.append((UNDER_MAIN_GUARD if is_main_guard(node.test) else UNDER_TYPE_CHECKING, node.body))
                 stack.extend(reversed(node.orelse))
                 continue
             if isinstance(node, ast.If):

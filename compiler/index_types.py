@@ -224,6 +224,10 @@ class EarlyUse:
     annotation: bool = False
     #: For a name nothing binds: the bound or builtin name most like it (a misspelling's fix), if one is.
     similar: str | None = None
+    #: For a name the module binds only where the import never goes: ``"main guard"`` (under
+    #: ``if __name__ == "__main__":``) or ``"type checking"`` (under ``if TYPE_CHECKING:``), and the line.
+    only_under: str | None = None
+    only_under_line: int | None = None
 
 
 @dataclass(frozen=True)

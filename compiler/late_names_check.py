@@ -11,6 +11,7 @@ for the reads of code run at import.
 from __future__ import annotations
 
 from .early_names_check import extends_builtins
+from .index_early_names import UNDER_MAIN_GUARD, UNDER_TYPE_CHECKING
 from .index_types import LateUse
 from .resolve import Linker
 
@@ -39,12 +40,12 @@ def _message(use: LateUse) -> str:
     fails = f"calling {use.function} raises NameError there"
     if use.bound_in is None:
         return f"{read}, and neither the function nor the module defines or imports it: {fails}"
-    if use.bound_in == "main guard":
+    if use.bound_in == UNDER_MAIN_GUARD:
         return (
             f'{read}, and the module binds it only under `if __name__ == "__main__":` (line {use.bound_line}), '
             f"which never runs when the module is imported: {fails}"
         )
-    if use.bound_in == "type checking":
+    if use.bound_in == UNDER_TYPE_CHECKING:
         return (
             f"{read}, and the module binds it only under `if TYPE_CHECKING:` (line {use.bound_line}), "
             f"which is false when code runs: {fails}"
@@ -60,8 +61,8 @@ def _hint(use: LateUse) -> str:
         if use.similar is not None:
             return f"did you mean {use.similar}? Otherwise import {use.name} at the top of the module, or define it"
         return f"import {use.name} at the top of the module, or define it"
-    if use.bound_in == "main guard":
+    if use.bound_in == UNDER_MAIN_GUARD:
         return "bind it outside the main guard: a tool's module is imported, never run as a script"
-    if use.bound_in == "type checking":
+    if use.bound_in == UNDER_TYPE_CHECKING:
         return "import it outside `if TYPE_CHECKING:`: the function uses it when it runs, not only in annotations"
     return f"read it as self.{use.name} or {use.bound_in}.{use.name}"

@@ -20,13 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skillc.compiler.index import index_source
 from skillc.compiler.index_early_names import find_early_uses
+from skillc.compiler.index_imports import is_main_guard, is_type_checking
 from skillc.compiler.index_types import EarlyUse, ModuleIndex
 from skillc.compiler.types import Pos
 
 FILENAME = "<generated>"
 #: The names the generated statements bind and use; ``len`` is a builtin until it is shadowed.
 NAMES = ("A", "B", "C", "D", "len")
-PREAMBLE = "def _pass(*_):\n    return lambda function: function\n\ndef _base(*_):\n    return object\n\n"
+PREAMBLE = "from typing import TYPE_CHECKING\n\ndef _pass(*_):\n    return lambda function: function\n\ndef _base(*_):\n    return object\n\n"
 
 names = st.sampled_from(NAMES)
 uses = st.lists(names, max_size=3)
@@ -108,6 +109,8 @@ def statement(draw: st.DrawFn) -> str:
                 "walrus",
                 "lambda",
                 "lambda-default",
+                "type-checking",
+                "main-guard",
             ]
         )
     )
@@ -144,6 +147,10 @@ def statement(draw: st.DrawFn) -> str:
         return f"{target} = lambda: {used}"
     if kind == "lambda-default":
         return f"{target} = lambda q={used}: q"
+    if kind == "type-checking":  # never runs: what it binds stays unbound
+        return f"if TYPE_CHECKING:\n    {target} = {used}"
+    if kind == "main-guard":
+        return f"if __name__ == '__main__':\n    {target} = {used}\nelse:\n    {other} = ()"
     return f"{target} = {used}"
 
 
@@ -163,12 +170,15 @@ def _position(node: ast.AST) -> Pos:
 
 
 def _module_level_names(tree: ast.Module) -> set[str]:
-    """The names the module's own statements store, in no function or class body (nor a comprehension)."""
+    """The names the module's own statements store when it is imported, in no function or class
+    body (nor a comprehension, nor a block under ``TYPE_CHECKING`` or the main guard)."""
     names: set[str] = set()
     pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if isinstance(node, ast.If) and (is_type_checking(node.test) or is_main_guard(node.test)):
+            pending.extend(node.orelse)  # the body never runs on import
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
             pending.extend([*node.decorator_list, *getattr(node, "bases", ())])
         elif isinstance(node, ast.AnnAssign) and node.value is None:
@@ -259,9 +269,20 @@ def test_a_loop_body_may_read_what_its_previous_pass_bound() -> None:
     assert _early("for i in range(2):\n    if i:\n        print(previous)\n    previous = i\n") == ()
 
 
-def test_type_checking_imports_count_as_bound_but_never_as_a_later_binding() -> None:
+def test_a_name_bound_only_under_type_checking_or_the_main_guard_is_unbound_at_import() -> None:
     source = "from typing import TYPE_CHECKING\nx = Late\nif TYPE_CHECKING:\n    from m import Late\n"
-    assert _early(source) == ()
+    assert _early(source) == (EarlyUse("Late", Pos(2, 4), None, only_under="type checking", only_under_line=4),)
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from decimal import Decimal\ndef f(x: Decimal): ...\n"
+    )
+    assert _early(source) == (
+        ()
+        if sys.version_info >= (3, 14)
+        else (EarlyUse("Decimal", Pos(4, 9), None, annotation=True, only_under="type checking", only_under_line=3),)
+    )
+    assert _early("from __future__ import annotations\n" + source) == ()  # annotations are not evaluated
+    source = 'if __name__ == "__main__":\n    LIMIT = 3\nelse:\n    PAGE = 1\nx = PAGE, LIMIT\n'
+    assert _early(source) == (EarlyUse("LIMIT", Pos(5, 10), None, only_under="main guard", only_under_line=2),)
 
 
 def test_the_main_guard_does_not_run_when_the_module_is_imported() -> None:
