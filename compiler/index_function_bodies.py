@@ -23,15 +23,16 @@ branch.  Some names are never reported: the builtins of Windows and of Python 2
 (``WindowsError``, ``unicode``...), which code reads in branches for those; a name read in
 the body of a ``try`` that catches ``NameError`` by name (``try: get_ipython`` / ``except
 NameError:``), anywhere in the module, since the code asks whether it exists (a bare
-``except`` or ``except Exception`` only hides the error); and every name of a module that
-binds names the walk cannot see: after a star import, when a function declares the name
-``global``, or when the module reaches its namespace another way (``globals()``, ``exec``,
-``sys.modules``, ``@enum.global_enum``...: ``unseen_bindings``).  So each name reported
-raises whenever the read runs; some that would raise are not reported.
+``except`` or ``except Exception`` only hides the error); a name some function declares
+``global`` (calling it may bind the name); and every name of a module that binds names
+the walk cannot see: with a star import, or reaching its namespace another way
+(``globals()``, ``exec``, ``sys.modules``, ``@enum.global_enum``...: ``unseen_bindings``).
+So each name reported raises whenever the read runs; some that would raise are not reported.
 
 The same walk keeps, for each ``def`` (``parameter_reads``), the attributes its own body
 reads of each parameter (``input.order_id``), once each at the first read: the linker
-checks those of a tool's ``execute`` against its input model.  A parameter is left out
+checks those of a tool's ``execute`` and ``needs_approval`` against its input model and
+``ToolContext`` (``tool_code_checks``).  A parameter is left out
 where the body could make the read work another way: it binds the name again, asks
 about the object (``hasattr``, ``getattr``, ``isinstance``, ``type``, ``vars``...), or
 sets that attribute; and so is a read inside a ``try`` that may catch ``AttributeError``,
