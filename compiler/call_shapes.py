@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from .index_types import FunctionInfo, Param, Ref
 
-__all__ = ["CONDITION", "EXECUTE", "NEEDS_APPROVAL_CALL", "CallShape", "refusal"]
+__all__ = ["CONDITION", "EXECUTE", "NEEDS_APPROVAL_CALL", "POSITIONAL", "CallShape", "refusal"]
 
-_POSITIONAL = ("positional_only", "normal")
+#: The kinds of parameter a positional argument fills.
+POSITIONAL = ("positional_only", "normal")
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,11 @@ def refusal(function: FunctionInfo, shape: CallShape, *, method: bool) -> str | 
     params: list[Param] = list(function.params)
     bound = method and "staticmethod" not in decorators
     if bound:
-        if params and params[0].kind in _POSITIONAL:
+        if params and params[0].kind in POSITIONAL:
             params = params[1:]
         elif not any(param.kind == "var_positional" for param in params):  # `*args` takes self too
             return f"it takes no positional argument, not even self, and the runtime calls {shape.written}"
-    positional = [param for param in params if param.kind in _POSITIONAL]
+    positional = [param for param in params if param.kind in POSITIONAL]
     takes_more = any(param.kind == "var_positional" for param in params)
     passed = len(shape.passes)
     besides = " besides self" if bound else ""

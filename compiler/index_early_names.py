@@ -58,6 +58,7 @@ __all__ = [
     "UNDER_TYPE_CHECKING",
     "find_early_uses",
     "has_future_annotations",
+    "never_run_under",
     "stored_names",
     "unseen_bindings",
 ]
@@ -130,6 +131,16 @@ def find_early_uses(tree: ast.Module, position: Callable[[ast.AST], Pos]) -> tup
             key=lambda use: (use.pos.line, use.pos.col),
         )
     )
+
+
+def never_run_under(test: ast.expr) -> str | None:
+    """What an ``if`` whose body never runs on import tests (``UNDER_MAIN_GUARD`` or
+    ``UNDER_TYPE_CHECKING``); ``None`` for any other test."""
+    if is_type_checking(test):
+        return UNDER_TYPE_CHECKING
+    if is_main_guard(test):
+        return UNDER_MAIN_GUARD
+    return None
 
 
 def has_future_annotations(tree: ast.Module) -> bool:
@@ -346,8 +357,8 @@ class _Walk:
         current: ast.If | None = node
         first = True
         while current is not None:
-            if is_type_checking(current.test) or is_main_guard(current.test):
-                where = UNDER_MAIN_GUARD if is_main_guard(current.test) else UNDER_TYPE_CHECKING
+            where = never_run_under(current.test)
+            if where is not None:
                 self.never_runs(current.body, scope, where)
             else:
                 self.conditional += not first  # an elif's test runs only when those above are false

@@ -51,13 +51,12 @@ from .index_early_names import (
     DEFERRED_ANNOTATIONS,
     MODULE_NAMES,
     RUN_TIME_BUILTINS,
-    UNDER_MAIN_GUARD,
-    UNDER_TYPE_CHECKING,
     has_future_annotations,
+    never_run_under,
     stored_names,
     unseen_bindings,
 )
-from .index_imports import is_main_guard, is_type_checking, may_catch
+from .index_imports import may_catch
 from .index_types import LateUse, ParameterRead
 from .types import Pos
 
@@ -257,12 +256,13 @@ class _ModuleBindings:
         stack: list[ast.stmt] = list(reversed(body))
         while stack:
             node = stack.pop()
-            if isinstance(node, ast.If) and (is_main_guard(node.test) or is_type_checking(node.test)):
-                guarded.append((UNDER_MAIN_GUARD if is_main_guard(node.test) else UNDER_TYPE_CHECKING, node.body))
-                stack.extend(reversed(node.orelse))
-                continue
             if isinstance(node, ast.If):
-                stack.extend(reversed([*node.body, *node.orelse]))
+                where = never_run_under(node.test)
+                if where is not None:
+                    guarded.append((where, node.body))
+                    stack.extend(reversed(node.orelse))
+                else:
+                    stack.extend(reversed([*node.body, *node.orelse]))
                 continue
             if isinstance(node, ast.ClassDef):
                 classes.append(node)
@@ -314,7 +314,7 @@ class _Walk:
                     self._lambdas_at_import([*node.decorator_list, *node.bases, *node.keywords], prefix, roots)
                 stack.extend((item, f"{prefix}{node.name}.") for item in reversed(node.body))
             elif kind in _COMPOUND:
-                if isinstance(node, ast.If) and (is_main_guard(node.test) or is_type_checking(node.test)):
+                if isinstance(node, ast.If) and never_run_under(node.test) is not None:
                     stack.extend((item, prefix) for item in reversed(node.orelse))  # the body never runs on import
                     continue
                 if isinstance(node, ast.Try | ast.TryStar) and _catches_name_error(node.handlers):
@@ -355,8 +355,6 @@ class _Walk:
 
     def _lambdas_at_import(self, nodes: Sequence[ast.AST], prefix: str, roots: list[_Scope]) -> None:
         """The lambdas in expressions that run at import; those inside a comprehension see its variables."""
-        if not self.lambdas:
-            return
         stack: list[tuple[ast.AST, _Scope | None]] = [(node, None) for node in nodes]
         while stack:
             node, around = stack.pop()
@@ -468,7 +466,7 @@ class _Walk:
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 for alias in node.names:
                     current.stores.add((alias.asname or alias.name).split(".")[0])
-            elif isinstance(node, ast.If) and (is_type_checking(node.test) or is_main_guard(node.test)):
+            elif isinstance(node, ast.If) and never_run_under(node.test) is not None:
                 stack.extend((item, current, runs) for item in reversed(node.orelse))
                 stack.extend((item, current, False) for item in reversed(node.body))  # binds, never runs
             elif isinstance(node, ast.Try | ast.TryStar):

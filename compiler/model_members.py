@@ -72,7 +72,7 @@ def _may_have_extra(info: ClassInfo) -> bool:
             if extra is not None and not _is_not_allow(extra):
                 return True
         elif isinstance(value, Container) and value.kind == "dict" and not value.has_star:
-            for key, item in zip(value.keys, value.items, strict=False):
+            for key, item in zip(value.keys, value.items, strict=True):
                 if not isinstance(key, Const) or (key.value == "extra" and not _is_not_allow(item)):
                     return True
         else:

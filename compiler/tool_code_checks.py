@@ -29,7 +29,7 @@ import difflib
 
 from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
 from ..contracts.spec import TOOL_CONTEXT_MEMBERS
-from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, CallShape, refusal
+from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, POSITIONAL, CallShape, refusal
 from .index_types import BinOp, Expr, FunctionInfo, Ref, Subscript
 from .model_members import model_fields, model_members
 from .resolve import Linker
@@ -40,8 +40,6 @@ from .types import ModelRef
 
 __all__ = ["ToolCodeChecks"]
 
-#: The kinds of parameter the runtime's ``execute(input, ctx)`` fills with the input.
-_POSITIONAL = frozenset({"positional_only", "normal"})
 #: How many of the input model's fields a hint lists.
 _FIELDS_SHOWN = 12
 _CONTEXT_HINT = "a ToolContext has: " + ", ".join(sorted(TOOL_CONTEXT_MEMBERS))
@@ -145,7 +143,7 @@ class ToolCodeChecks:
                 if method is None:
                     continue
                 owner, function = method
-                positional = [param.name for param in function.params[1:] if param.kind in _POSITIONAL]
+                positional = [param.name for param in function.params[1:] if param.kind in POSITIONAL]
                 self._reads_exist(
                     owner.module,
                     f"{owner.qualname}.{function.name}",
@@ -183,11 +181,10 @@ class ToolCodeChecks:
         members = model_members(self.linker, symbol) if isinstance(symbol, ClassSym) else None
         if not isinstance(symbol, ClassSym) or members is None:
             return
-        fields = model_fields(self.linker, symbol)
+        unknown = [read for read in input_reads if read.attribute not in members]
+        fields = model_fields(self.linker, symbol) if unknown else []
         shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
-        for read in input_reads:
-            if read.attribute in members:
-                continue
+        for read in unknown:
             similar = difflib.get_close_matches(read.attribute, fields or sorted(members), n=1, cutoff=0.7)
             self.linker.report(
                 "skill/unknown-attribute",
