@@ -31,6 +31,20 @@ __all__ = ["EXAMPLES"]
 
 #: ``asyncio`` and a coroutine function to run, after ``LOOKUP``.
 _ASYNC_HELPERS = "\nimport asyncio\n\n\nasync def other():\n    return 1\n"
+#: Calls, as statements of their own, of what only looks like a coroutine function, after ``LOOKUP``.
+_UNAWAITED_LOOKALIKES = (
+    "\nimport asyncio\n\n\n"
+    "def sync_version(function):\n    return lambda: None\n\n\n"
+    "@sync_version\nasync def made_sync():\n    return 1\n\n\n"
+    "async def ticks():\n    yield 1\n\n\n"
+    "async def replaced():\n    return 1\n\n\n"
+    "replaced = sync_version(replaced)\n\n\n"
+    "async def shadowed():\n    return 1\n\n\n"
+    "class Base:\n    async def save(self):\n        return 1\n\n    def run(self):\n        self.save()\n\n\n"
+    "class Sync(Base):\n    def save(self):\n        return 2\n\n\n"
+    "def total():\n    made_sync()\n    ticks()\n    replaced()\n    shadowed = print\n    shadowed()\n"
+    "    if False:\n        asyncio.sleep(1)\n"
+)
 #: A module-level read of the data file ``src/data/prices.json``, opened as ``{}`` says.
 _READ_PRICES = "\nwith open({}) as handle:\n    PRICES = handle.read()\n"
 
@@ -365,6 +379,55 @@ EXAMPLES: dict[str, CheckExamples] = {
                     + "\n\nasync def total():\n    return asyncio.get_event_loop().run_until_complete(other())\n",
                 },
                 ("src/tools.py", 23, 11),
+            ),
+        ),
+    ),
+    "skill/unawaited-coroutine": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Awaited, kept, started as a task, or a call of something else: an async generator,
+            # what a decorator made of an async def, a name bound again (in the module or the
+            # function), a method a subclass defines again, a call in code that never runs.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP
+                    + _ASYNC_HELPERS
+                    + "\n\nasync def total():\n    await other()\n    kept = other()\n    await kept\n"
+                    "    await asyncio.create_task(other())\n",
+                }
+            ),
+            Example({**GOOD, "tools.py": LOOKUP + _UNAWAITED_LOOKALIKES}),
+        ),
+        invalid=(
+            Example(
+                {**GOOD, "tools.py": LOOKUP + _ASYNC_HELPERS + "\n\nasync def total():\n    other()\n"},
+                ("src/tools.py", 23, 4),
+            ),
+            # In sync code, a method through self, a function imported from another module.
+            Example(
+                {**GOOD, "tools.py": LOOKUP + _ASYNC_HELPERS + "\n\ndef total():\n    other()\n"},
+                ("src/tools.py", 23, 4),
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    async def execute(self, input, ctx):\n        self.save(input)\n        return 1\n\n"
+                        "    async def save(self, input):\n        return input\n"
+                    ),
+                },
+                ("src/tools.py", 12, 8),
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "from helpers import notify\n" + LOOKUP + "\n\nasync def total():\n    notify()\n",
+                    "helpers.py": "async def notify():\n    return None\n",
+                },
+                ("src/tools.py", 18, 4),
             ),
         ),
     ),

@@ -197,6 +197,12 @@ ROWS: tuple[CheckRow, ...] = (
         "loop that runs it.",
     ),
     CheckRow(
+        "skill/unawaited-coroutine",
+        Severity.ERROR,
+        "A function calls an async def of the project as a statement of its own (save(note), not await "
+        "save(note)): the call makes a coroutine that nothing awaits, so none of its body ever runs.",
+    ),
+    CheckRow(
         "skill/event-loop-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported looks up asyncio's event loop (asyncio.get_event_loop()): "

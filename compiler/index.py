@@ -144,6 +144,8 @@ class _Indexer(DefinitionReader):
             early_uses=find_early_uses(self.tree, self._pos),
             late_uses=bodies.late_uses,
             parameter_reads=bodies.parameter_reads,
+            discarded_calls=bodies.discarded_calls,
+            coroutine_functions=bodies.coroutine_functions,
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
             import_effects=find_import_effects(self.tree, self.source, self._pos),
             loop_calls=find_loop_calls(self.tree, self.source, self._pos),

@@ -15,7 +15,7 @@ classes and comprehensions inside them) once, with Python's own scoping: every n
 scope binds anywhere is its own; a name declared ``global`` is the module's, one declared
 ``nonlocal`` an enclosing function's; a class body's names are not seen by the functions
 inside it.  What a body never evaluates is left out: annotations of its local variables,
-and the bodies of ``if TYPE_CHECKING:``.  Code run at import (module-level statements,
+and the bodies of ``if TYPE_CHECKING:`` and of ``if False:``.  Code run at import (module-level statements,
 class bodies, decorators, defaults) is ``index_early_names``'s.
 
 A name counts as the module's when any statement the import runs binds it, in any
@@ -37,6 +37,15 @@ where the body could make the read work another way: it binds the name again, as
 about the object (``hasattr``, ``getattr``, ``isinstance``, ``type``, ``vars``...), or
 sets that attribute; and so is a read inside a ``try`` that may catch ``AttributeError``,
 and a dunder.
+
+And it keeps the calls a body makes as statements of their own, dropping their value
+(``discarded_calls``): of a name that finds the module's binding, when the module defines
+it as a coroutine function or imports it by name; and of a method through ``self`` (the
+first parameter of a method of a module-level class, never bound again), in the method
+or a function inside it.  With them, the module's own coroutine functions
+(``coroutine_functions``: ``async def`` functions without decorators that do not yield,
+bound by nothing else).  The linker reports the calls that make a coroutine nothing
+awaits (``unawaited_calls_check``).
 """
 
 from __future__ import annotations
@@ -57,7 +66,7 @@ from .index_early_names import (
     unseen_bindings,
 )
 from .index_imports import may_catch
-from .index_types import LateUse, ParameterRead
+from .index_types import DiscardedCall, LateUse, ParameterRead
 from .types import Pos
 
 __all__ = ["FunctionBodies", "read_function_bodies"]
@@ -95,6 +104,9 @@ _SPECIAL = frozenset(
         ast.MatchMapping,
         ast.Attribute,
         ast.Call,
+        ast.Expr,
+        ast.Yield,
+        ast.YieldFrom,
     }
 )
 #: The statements that hold blocks of statements (functions and classes aside).
@@ -112,15 +124,20 @@ class _Scope:
         "children",
         "declared_global",
         "declared_nonlocal",
+        "discarded",
         "guarded_lines",
         "home",
         "inspected",
+        "is_async",
         "is_class",
         "name",
+        "owner",
         "params",
         "reads",
         "rebound",
+        "self_name",
         "stores",
+        "yields",
     )
 
     def __init__(self, name: str, is_class: bool, home: _Scope | None) -> None:
@@ -144,6 +161,14 @@ class _Scope:
         self.attribute_stores: set[tuple[str, str]] = set()
         self.inspected: set[str] = set()
         self.guarded_lines: list[tuple[int, int]] = []
+        #: The calls made as statements of their own (their value dropped), where they run.
+        self.discarded: list[ast.Call] = []
+        #: An ``async def``'s scope; one whose own body yields (a generator's).
+        self.is_async = False
+        self.yields = False
+        #: A method's class (its qualified name) and the parameter the instance is bound to.
+        self.owner: str | None = None
+        self.self_name: str | None = None
 
 
 class FunctionBodies(NamedTuple):
@@ -151,6 +176,8 @@ class FunctionBodies(NamedTuple):
 
     late_uses: tuple[LateUse, ...]
     parameter_reads: tuple[ParameterRead, ...]
+    discarded_calls: tuple[DiscardedCall, ...] = ()
+    coroutine_functions: tuple[str, ...] = ()
 
 
 def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> FunctionBodies:
@@ -165,7 +192,82 @@ def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[as
     parameter_reads = tuple(_parameter_reads(roots, position))
     if walk.star_import or not roots:
         return FunctionBodies((), parameter_reads)
-    return FunctionBodies(_late_uses(tree, walk, roots, position), parameter_reads)
+    discarded, coroutines = _discarded_calls(tree, walk, roots, position)
+    return FunctionBodies(_late_uses(tree, walk, roots, position), parameter_reads, discarded, coroutines)
+
+
+def _discarded_calls(
+    tree: ast.Module, walk: _Walk, roots: list[_Scope], position: Callable[[ast.AST], Pos]
+) -> tuple[tuple[DiscardedCall, ...], tuple[str, ...]]:
+    """The calls the scopes make as statements of their own, of a name the module binds or of
+    a method through ``self``; and the module's functions that surely make a coroutine.
+
+    A name the module binds in ways no walk follows (a ``global`` declaration, ``globals()``,
+    ``exec``...) is neither: what it stands for when the call runs is not known.
+    """
+    plain = [name for name in walk.coroutine_defs if walk.bindings[name] == 1]
+    # A name called is looked up further only if it may be a coroutine function: one of the
+    # module's, or one it imports by name from another module.
+    callees = {*plain, *walk.imported_names}
+    calls = [
+        call
+        for root in roots
+        for call in _scope_discarded(root, frozenset(), walk.bound, position)
+        if call.owner is not None or call.callee in callees
+    ]
+    if not plain and all(call.owner is not None for call in calls):
+        return tuple(calls), ()  # a method's binding is its class's: the linker looks it up
+    declared = unseen_bindings(tree)
+    if declared is None:
+        return tuple(call for call in calls if call.owner is not None), ()
+    calls = [call for call in calls if call.owner is not None or call.callee not in declared]
+    return tuple(calls), tuple(sorted(name for name in plain if name not in declared))
+
+
+def _scope_discarded(
+    root: _Scope, outer: frozenset[str], module_names: set[str], position: Callable[[ast.AST], Pos]
+) -> Iterator[DiscardedCall]:
+    """The discarded calls in ``root`` and the scopes inside it whose callee the linker can
+    look up: a name that finds the module's binding (as ``_global_reads`` decides), or
+    ``self.method`` in a method, or in a function inside it, where ``self`` is never bound again."""
+    stack: list[tuple[_Scope, frozenset[str], tuple[str, str] | None]] = [(root, outer, None)]
+    while stack:
+        scope, visible, instance = stack.pop()
+        if scope.self_name is not None and scope.owner is not None:
+            instance = None if _binds_again(scope, scope.self_name) else (scope.self_name, scope.owner)
+        elif instance is not None and (instance[0] in scope.stores or instance[0] in scope.declared_global):
+            instance = None  # a name of its own
+        declared = scope.declared_global
+        own = (scope.stores - declared) | scope.declared_nonlocal
+        for call in scope.discarded:
+            callee = call.func
+            if isinstance(callee, ast.Name):
+                name = callee.id
+                if name in module_names and (name in declared or (name not in own and name not in visible)):
+                    yield DiscardedCall(name, None, scope.name, scope.is_async, position(call))
+            elif (
+                instance is not None
+                and isinstance(callee, ast.Attribute)
+                and isinstance(callee.value, ast.Name)
+                and callee.value.id == instance[0]
+                and not callee.attr.startswith("__")
+            ):
+                yield DiscardedCall(callee.attr, instance[1], scope.name, scope.is_async, position(call))
+        inner = visible if scope.is_class else (visible | own) - declared
+        stack.extend((child, inner, instance) for child in reversed(scope.children))
+
+
+def _binds_again(method: _Scope, name: str) -> bool:
+    """Whether a method's body binds its parameter ``name`` again, or a function inside it does (``nonlocal``)."""
+    if name in method.rebound:
+        return True
+    stack = list(method.children)
+    while stack:
+        scope = stack.pop()
+        if name in scope.declared_nonlocal:
+            return True
+        stack.extend(scope.children)
+    return False
 
 
 def _late_uses(
@@ -287,8 +389,14 @@ class _Walk:
         self.lambdas = lambdas
         #: A star import binds names no walk sees.
         self.star_import = False
-        #: Names the module's statements bind (``_bind``): never more than the import binds.
+        #: Names the module's statements bind (``_bind``): never more than the import binds;
+        #: and how many statements bind each.
         self.bound: set[str] = set()
+        self.bindings: dict[str, int] = {}
+        #: The module-level ``async def`` functions without decorators whose bodies do not yield.
+        self.coroutine_defs: list[str] = []
+        #: The names module-level ``from ... import`` statements bind.
+        self.imported_names: set[str] = set()
         #: The names read in the body of a ``try`` that catches ``NameError`` by name: code that
         #: asks whether they exist, and may then read them anywhere.
         self.probed: set[str] = set()
@@ -306,7 +414,10 @@ class _Walk:
             if not prefix:
                 self._bind(node)
             if isinstance(node, _FUNCTIONS):
-                roots.append(self.function(node, prefix + node.name, None))
+                scope = self.function(node, prefix + node.name, None, prefix[:-1] or None)
+                roots.append(scope)
+                if not prefix and scope.is_async and not scope.yields and not node.decorator_list:
+                    self.coroutine_defs.append(node.name)
                 if self.lambdas:
                     self._lambdas_at_import(self._def_time(node), prefix, roots)
             elif isinstance(node, ast.ClassDef):
@@ -314,7 +425,7 @@ class _Walk:
                     self._lambdas_at_import([*node.decorator_list, *node.bases, *node.keywords], prefix, roots)
                 stack.extend((item, f"{prefix}{node.name}.") for item in reversed(node.body))
             elif kind in _COMPOUND:
-                if isinstance(node, ast.If) and never_run_under(node.test) is not None:
+                if isinstance(node, ast.If) and (never_run_under(node.test) is not None or _never_true(node.test)):
                     stack.extend((item, prefix) for item in reversed(node.orelse))  # the body never runs on import
                     continue
                 if isinstance(node, ast.Try | ast.TryStar) and _catches_name_error(node.handlers):
@@ -335,23 +446,14 @@ class _Walk:
         return roots
 
     def _bind(self, node: ast.stmt) -> None:
-        """Add to ``bound`` what a module-level statement binds by itself, reading no expression:
-        a quick part of what ``_ModuleBindings`` finds (a walrus or a comprehension is left to it)."""
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            self.bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            self.bound.add(node.name)
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                self.bound.update(_target_names(target))
-        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
-            self.bound.update(_target_names(node.target))
-        elif isinstance(node, ast.With | ast.AsyncWith):
-            for item in node.items:
-                if item.optional_vars is not None:
-                    self.bound.update(_target_names(item.optional_vars))
-        elif isinstance(node, ast.Try | ast.TryStar):
-            self.bound.update(handler.name for handler in node.handlers if handler.name is not None)
+        """Add to ``bound`` (and count in ``bindings``) what a module-level statement binds by itself,
+        reading no expression: a quick part of what ``_ModuleBindings`` finds (a walrus or a
+        comprehension is left to it)."""
+        for name in _statement_names(node):
+            self.bound.add(name)
+            self.bindings[name] = self.bindings.get(name, 0) + 1
+        if isinstance(node, ast.ImportFrom):
+            self.imported_names.update(alias.asname or alias.name for alias in node.names)
 
     def _lambdas_at_import(self, nodes: Sequence[ast.AST], prefix: str, roots: list[_Scope]) -> None:
         """The lambdas in expressions that run at import; those inside a comprehension see its variables."""
@@ -377,12 +479,22 @@ class _Walk:
 
     # --- function bodies --------------------------------------------------------------
 
-    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, around: _Scope | None) -> _Scope:
-        """The scope of a function's body: its parameters, then every statement of it."""
+    def function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, around: _Scope | None, owner: str | None = None
+    ) -> _Scope:
+        """The scope of a function's body: its parameters, then every statement of it.
+
+        ``owner`` is the qualified name of the class whose body holds the ``def`` (a method
+        of a module-level class): an instance method's first parameter is its ``self``.
+        """
         scope = _Scope(name, False, None)
         if around is not None:
             around.children.append(scope)
         scope.params = tuple(_parameters(node.args))
+        scope.is_async = isinstance(node, ast.AsyncFunctionDef)
+        positional = [*node.args.posonlyargs, *node.args.args]
+        if owner is not None and positional and not _binds_no_instance(node.decorator_list):
+            scope.owner, scope.self_name = owner, positional[0].arg
         self.body(node.body, scope)
         scope.rebound = scope.stores.intersection(scope.params)
         scope.stores.update(scope.params)
@@ -413,6 +525,15 @@ class _Walk:
             elif kind not in _SPECIAL:  # the commonest: an expression or statement that binds nothing itself
                 if kind is not ast.Constant:
                     stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
+            elif isinstance(node, ast.Expr):
+                value = node.value
+                if runs and type(value) is ast.Call:
+                    current.discarded.append(value)
+                stack.append((value, current, runs))
+            elif isinstance(node, ast.Yield | ast.YieldFrom):
+                current.home.yields = True
+                if node.value is not None:
+                    stack.append((node.value, current, runs))
             elif isinstance(node, ast.Attribute):
                 if isinstance(node.value, ast.Name):
                     if type(node.ctx) is ast.Load:
@@ -466,7 +587,7 @@ class _Walk:
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 for alias in node.names:
                     current.stores.add((alias.asname or alias.name).split(".")[0])
-            elif isinstance(node, ast.If) and never_run_under(node.test) is not None:
+            elif isinstance(node, ast.If) and (never_run_under(node.test) is not None or _never_true(node.test)):
                 stack.extend((item, current, runs) for item in reversed(node.orelse))
                 stack.extend((item, current, False) for item in reversed(node.body))  # binds, never runs
             elif isinstance(node, ast.Try | ast.TryStar):
@@ -502,6 +623,35 @@ class _Walk:
             if node.returns is not None:
                 parts.append(node.returns)
         return parts
+
+
+def _never_true(test: ast.expr) -> bool:
+    """Whether an ``if``'s test is a constant that is false (``if False:``, ``if 0:``): its body never runs."""
+    return isinstance(test, ast.Constant) and not test.value
+
+
+def _binds_no_instance(decorators: Sequence[ast.expr]) -> bool:
+    """Whether a method's decorators make it a ``staticmethod`` or ``classmethod``: its first parameter is no instance."""
+    return any(isinstance(item, ast.Name) and item.id in ("staticmethod", "classmethod") for item in decorators)
+
+
+def _statement_names(node: ast.stmt) -> Iterator[str]:
+    """The names a module-level statement binds by itself, reading no expression."""
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        yield from ((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield node.name
+    elif isinstance(node, ast.Assign):
+        for target in node.targets:
+            yield from _target_names(target)
+    elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        yield from _target_names(node.target)
+    elif isinstance(node, ast.With | ast.AsyncWith):
+        for item in node.items:
+            if item.optional_vars is not None:
+                yield from _target_names(item.optional_vars)
+    elif isinstance(node, ast.Try | ast.TryStar):
+        yield from (handler.name for handler in node.handlers if handler.name is not None)
 
 
 def _catches_name_error(handlers: Sequence[ast.ExceptHandler]) -> bool:

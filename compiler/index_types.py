@@ -20,6 +20,7 @@ __all__ = [
     "ClassInfo",
     "Const",
     "Container",
+    "DiscardedCall",
     "Dynamic",
     "EarlyUse",
     "LateUse",
@@ -268,6 +269,24 @@ class ParameterRead:
 
 
 @dataclass(frozen=True)
+class DiscardedCall:
+    """A call whose value a function body drops, as a statement of its own (``save(note)``),
+    of a name the module binds or of a method through the function's ``self``.
+
+    ``callee`` is the name called (``save``), or the method's name when ``owner`` is set:
+    then the call is ``self.callee(...)`` in a method of the class ``owner`` (its qualified
+    name in the module).  ``function`` is the qualified name of the function making the
+    call, and ``in_async`` whether it is an ``async def`` (see ``index_function_bodies``).
+    """
+
+    callee: str
+    owner: str | None
+    function: str
+    in_async: bool
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class ClassInfo:
     """A class: its bases, keywords, class-level attributes and methods."""
 
@@ -370,6 +389,12 @@ class ModuleIndex:
     late_uses: tuple[LateUse, ...] = ()
     #: The attributes functions read of their parameters (``index_function_bodies``).
     parameter_reads: tuple[ParameterRead, ...] = ()
+    #: The calls function bodies make as statements of their own, dropping what they return,
+    #: of names the module binds and of methods through ``self`` (``index_function_bodies``).
+    discarded_calls: tuple[DiscardedCall, ...] = ()
+    #: The module-level functions that surely make a coroutine when called: each an ``async def``
+    #: that does not yield, undecorated, which nothing but its ``def`` may bind (``index_function_bodies``).
+    coroutine_functions: tuple[str, ...] = ()
     #: ``pkgutil.get_data`` calls in function bodies: the package as written, and where (``index_imports``).
     late_data_reads: tuple[tuple[str, Pos], ...] = ()
     #: Where code run at import parses the process's command line: the call as written, and

@@ -37,6 +37,7 @@ from .symbols import ValueSym
 from .tool_entries import ToolEntries, describe_entry
 from .tools import ToolReader
 from .types import AgentInfo, Config, Finding, Pos, SkillInfo, Source, ToolInfo
+from .unawaited_calls_check import check_unawaited_calls
 from .working_folder_check import check_working_folder_paths
 
 __all__ = ["LinkResult", "link_project"]
@@ -106,6 +107,7 @@ class _Walk:
         check_import_effects(self.linker)
         check_settings_at_import(self.linker)
         check_loop_calls(self.linker)
+        check_unawaited_calls(self.linker)
         check_model_fields(self.linker)
         check_working_folder_paths(self.linker, self.files, self.root_files)
         agent = self.find_agent()
