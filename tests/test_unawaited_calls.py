@@ -189,12 +189,34 @@ def test_a_dropped_call_fails_the_compile_with_its_place_and_fix(tmp_path: Path)
         "Lookup.save is an async def, so none of its body runs, and the call does nothing"
     )
     assert found.hint == "await it (await self.save(...)), or start it with asyncio.create_task(...) and keep the task"
-    for parsed in ("2 parsed, 0 cached", "0 parsed, 2 cached"):  # the second reads the index from the cache
+    # The second compile reuses the first one's result; the third reads tools.py's summary from the index cache.
+    for parsed in ("2 parsed, 0 cached", "0 parsed, 2 cached", "1 parsed, 1 cached"):
+        if parsed.startswith("1"):
+            with (tmp_path / "src" / "agent.py").open("a") as agent:
+                agent.write("EDITED = 1\n")  # a new summary: the link is made again, of every summary
         finished = run_command([str(SKILL), "compile", str(tmp_path)], cwd=tmp_path)
         assert finished.code == 1
         assert "src/tools.py:13:9: error[skill/unawaited-coroutine] self.save(...) in Lookup.execute" in finished.stdout
         assert f"dist/ not written (2 modules, {parsed}," in finished.stdout
         assert not (tmp_path / "dist").exists()
+
+
+def test_a_helper_made_async_in_another_module_is_reported_where_it_is_called(tmp_path: Path) -> None:
+    """Only helpers.py changes: the link is made again, and the call in tools.py reported."""
+    tools = "from helpers import notify\n" + tool_class('    name = "lookup"\n' + SETTINGS)
+    tools += "\n    async def execute(self, input, ctx):\n        notify()\n        return 1\n"
+    write_project(
+        tmp_path, {"tools.py": tools, "helpers.py": "def notify():\n    return None\n", "agent.py": AGENT_MODULE}
+    )
+    first = run_command([str(SKILL), "compile", str(tmp_path)], cwd=tmp_path)
+    assert first.code == 0, first.stdout
+    (tmp_path / "src" / "helpers.py").write_text("async def notify():\n    return None\n")
+    second = run_command([str(SKILL), "compile", str(tmp_path)], cwd=tmp_path)
+    assert second.code == 1
+    assert (
+        "src/tools.py:14:9: error[skill/unawaited-coroutine] notify(...) in Lookup.execute (line 14)" in second.stdout
+    )
+    assert "(3 modules, 1 parsed, 2 cached," in second.stdout
 
 
 @pytest.mark.parametrize(
