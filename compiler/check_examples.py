@@ -429,6 +429,20 @@ EXAMPLES: dict[str, CheckExamples] = {
                 },
                 ("src/tools.py", 18, 4),
             ),
+            # A coroutine method of a collection of the data store.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    async def execute(self, input, ctx):\n"
+                        + "        notes = ctx.data['notes']\n        notes.acreate({'order_id': input.order_id})\n"
+                        + "        return 1\n"
+                    ),
+                },
+                ("src/tools.py", 13, 8),
+            ),
         ),
     ),
     "skill/event-loop-at-import": CheckExamples(

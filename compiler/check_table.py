@@ -199,8 +199,9 @@ ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "skill/unawaited-coroutine",
         Severity.ERROR,
-        "A function calls an async def of the project as a statement of its own (save(note), not await "
-        "save(note)): the call makes a coroutine that nothing awaits, so none of its body ever runs.",
+        "A function calls an async def of the project, or an async method of the data store "
+        "(ctx.data[...].acreate), as a statement of its own (save(note), not await save(note)): the call makes "
+        "a coroutine that nothing awaits, so none of it ever runs.",
     ),
     CheckRow(
         "skill/event-loop-at-import",

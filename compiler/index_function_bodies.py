@@ -53,8 +53,9 @@ from __future__ import annotations
 import ast
 import difflib
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
+from ..contracts.spec import COLLECTION_COROUTINES, DATA_STORE_COROUTINES
 from .index_early_names import (
     BUILTIN_NAMES,
     DEFERRED_ANNOTATIONS,
@@ -66,7 +67,7 @@ from .index_early_names import (
     unseen_bindings,
 )
 from .index_imports import may_catch
-from .index_types import DiscardedCall, LateUse, ParameterRead
+from .index_types import DiscardedCall, DroppedStoreCall, LateUse, ParameterRead
 from .types import Pos
 
 __all__ = ["FunctionBodies", "read_function_bodies"]
@@ -79,6 +80,8 @@ _OTHER_BUILTINS = frozenset(
 )
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: The coroutine methods of the data store and of its collections.
+_STORE_COROUTINES = DATA_STORE_COROUTINES | COLLECTION_COROUTINES
 #: Builtins whose call on an object asks what it is or has, or reaches its attributes by name.
 _INSPECTING = frozenset({"hasattr", "getattr", "setattr", "delattr", "isinstance", "type", "vars", "dir", "issubclass"})
 #: The nodes ``_Walk.body`` looks at: those that bind, open a scope, or hold code that never runs.
@@ -131,6 +134,7 @@ class _Scope:
         "is_async",
         "is_class",
         "name",
+        "node",
         "owner",
         "params",
         "reads",
@@ -169,6 +173,8 @@ class _Scope:
         #: A method's class (its qualified name) and the parameter the instance is bound to.
         self.owner: str | None = None
         self.self_name: str | None = None
+        #: A ``def``'s node (its bindings are looked at again for a dropped data store call).
+        self.node: ast.FunctionDef | ast.AsyncFunctionDef | None = None
 
 
 class FunctionBodies(NamedTuple):
@@ -178,6 +184,7 @@ class FunctionBodies(NamedTuple):
     parameter_reads: tuple[ParameterRead, ...]
     discarded_calls: tuple[DiscardedCall, ...] = ()
     coroutine_functions: tuple[str, ...] = ()
+    dropped_store_calls: tuple[DroppedStoreCall, ...] = ()
 
 
 def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> FunctionBodies:
@@ -192,12 +199,15 @@ def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[as
     parameter_reads = tuple(_parameter_reads(roots, position))
     if walk.star_import or not roots:
         return FunctionBodies((), parameter_reads)
-    discarded, coroutines = _discarded_calls(tree, walk, roots, position)
-    return FunctionBodies(_late_uses(tree, walk, roots, position), parameter_reads, discarded, coroutines)
+    found = [call for root in roots for call in _scope_discarded(root, frozenset(), walk.bound, position)]
+    store_calls = tuple(call for call in found if isinstance(call, DroppedStoreCall))
+    discarded, coroutines = _discarded_calls(tree, walk, [call for call in found if isinstance(call, DiscardedCall)])
+    late_uses = _late_uses(tree, walk, roots, position)
+    return FunctionBodies(late_uses, parameter_reads, discarded, coroutines, store_calls)
 
 
 def _discarded_calls(
-    tree: ast.Module, walk: _Walk, roots: list[_Scope], position: Callable[[ast.AST], Pos]
+    tree: ast.Module, walk: _Walk, found: list[DiscardedCall]
 ) -> tuple[tuple[DiscardedCall, ...], tuple[str, ...]]:
     """The calls the scopes make as statements of their own, of a name the module binds or of
     a method through ``self``; and the module's functions that surely make a coroutine.
@@ -209,12 +219,7 @@ def _discarded_calls(
     # A name called is looked up further only if it may be a coroutine function: one of the
     # module's, or one it imports by name from another module.
     callees = {*plain, *walk.imported_names}
-    calls = [
-        call
-        for root in roots
-        for call in _scope_discarded(root, frozenset(), walk.bound, position)
-        if call.owner is not None or call.callee in callees
-    ]
+    calls = [call for call in found if call.owner is not None or call.callee in callees]
     if not plain and all(call.owner is not None for call in calls):
         return tuple(calls), ()  # a method's binding is its class's: the linker looks it up
     declared = unseen_bindings(tree)
@@ -226,10 +231,11 @@ def _discarded_calls(
 
 def _scope_discarded(
     root: _Scope, outer: frozenset[str], module_names: set[str], position: Callable[[ast.AST], Pos]
-) -> Iterator[DiscardedCall]:
+) -> Iterator[DiscardedCall | DroppedStoreCall]:
     """The discarded calls in ``root`` and the scopes inside it whose callee the linker can
     look up: a name that finds the module's binding (as ``_global_reads`` decides), or
-    ``self.method`` in a method, or in a function inside it, where ``self`` is never bound again."""
+    ``self.method`` in a method, or in a function inside it, where ``self`` is never bound again;
+    and the calls of a coroutine method of the data store or of a collection (``_store_call``)."""
     stack: list[tuple[_Scope, frozenset[str], tuple[str, str] | None]] = [(root, outer, None)]
     while stack:
         scope, visible, instance = stack.pop()
@@ -242,9 +248,8 @@ def _scope_discarded(
         for call in scope.discarded:
             callee = call.func
             if isinstance(callee, ast.Name):
-                name = callee.id
-                if name in module_names and (name in declared or (name not in own and name not in visible)):
-                    yield DiscardedCall(name, None, scope.name, scope.is_async, position(call))
+                if _finds_module_binding(callee.id, scope, visible, module_names):
+                    yield DiscardedCall(callee.id, None, scope.name, scope.is_async, position(call))
             elif (
                 instance is not None
                 and isinstance(callee, ast.Attribute)
@@ -253,8 +258,111 @@ def _scope_discarded(
                 and not callee.attr.startswith("__")
             ):
                 yield DiscardedCall(callee.attr, instance[1], scope.name, scope.is_async, position(call))
+            elif isinstance(callee, ast.Attribute) and callee.attr in _STORE_COROUTINES:
+                dropped = _store_call(scope, callee, visible, module_names)
+                if dropped is not None:
+                    method, receiver, source, name, awaited = dropped
+                    pos = position(call)
+                    yield DroppedStoreCall(method, receiver, scope.name, scope.is_async, pos, source, name, awaited)
         inner = visible if scope.is_class else (visible | own) - declared
         stack.extend((child, inner, instance) for child in reversed(scope.children))
+
+
+def _finds_module_binding(name: str, scope: _Scope, visible: frozenset[str], module_names: set[str]) -> bool:
+    """Whether ``name`` read in ``scope`` finds the module's binding of it (as ``_global_reads`` decides)."""
+    declared = scope.declared_global
+    if name in declared:
+        return name in module_names
+    own = scope.stores | scope.declared_nonlocal
+    return name in module_names and name not in own and name not in visible
+
+
+def _store_call(
+    scope: _Scope, callee: ast.Attribute, visible: frozenset[str], module_names: set[str]
+) -> tuple[str, str, Literal["store", "collection", "parameter", "helper"], str, bool] | None:
+    """What ``DroppedStoreCall`` says of a dropped call ``callee(...)`` of a data store's coroutine
+    method (its fields from ``method`` on), when the receiver may be a data store or a collection:
+    ``P.data``, ``P.data[...]``, ``P.data.collection(...)`` with ``P`` a parameter; a parameter;
+    or a local variable bound once, to one of those or to what a module-level function returns."""
+    method, receiver = callee.attr, callee.value
+    value: ast.expr = receiver
+    if isinstance(receiver, ast.Name):
+        if receiver.id in scope.params:
+            if receiver.id in scope.rebound or method not in COLLECTION_COROUTINES:
+                return None
+            return method, receiver.id, "parameter", receiver.id, False
+        if scope.node is None or _binds_again(scope, receiver.id):
+            return None
+        assigned = _single_assignment(scope.node, receiver.id)
+        if assigned is None:
+            return None
+        value = assigned
+    shown = ast.unparse(receiver)
+    chain = _data_chain(value)
+    if chain is not None:
+        context, kind = chain
+        methods = DATA_STORE_COROUTINES if kind == "store" else COLLECTION_COROUTINES
+        if context not in scope.params or context in scope.rebound or method not in methods:
+            return None
+        return method, shown, kind, context, False
+    awaited = isinstance(value, ast.Await)
+    made = value.value if isinstance(value, ast.Await) else value
+    if (
+        value is not receiver
+        and method in COLLECTION_COROUTINES
+        and isinstance(made, ast.Call)
+        and isinstance(made.func, ast.Name)
+        and _finds_module_binding(made.func.id, scope, visible, module_names)
+    ):
+        return method, shown, "helper", made.func.id, awaited
+    return None
+
+
+def _data_chain(expr: ast.expr) -> tuple[str, Literal["store", "collection"]] | None:
+    """``("ctx", "store")`` for ``ctx.data``; ``("ctx", "collection")`` for ``ctx.data[...]`` and
+    ``ctx.data.collection(...)``; ``None`` for anything else."""
+    kind: Literal["store", "collection"] = "store"
+    if isinstance(expr, ast.Subscript):
+        expr, kind = expr.value, "collection"
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "collection":
+        expr, kind = expr.func.value, "collection"
+    if isinstance(expr, ast.Attribute) and expr.attr == "data" and isinstance(expr.value, ast.Name):
+        return expr.value.id, kind
+    return None
+
+
+def _single_assignment(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
+    """The value of ``name = value`` when that is the only statement of ``function``'s own body
+    (the scopes inside it aside) that binds ``name``; ``None`` otherwise."""
+    bindings = 0
+    value: ast.expr | None = None
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return None
+            continue
+        if isinstance(node, (ast.Lambda, *_COMPREHENSIONS)):
+            if any(isinstance(item, ast.NamedExpr) and item.target.id == name for item in ast.walk(node)):
+                return None  # a walrus in a comprehension binds in the function
+            continue
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            bindings += 1
+        elif isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
+            return None
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            if any((alias.asname or alias.name).split(".")[0] == name for alias in node.names):
+                return None
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name == name:
+            return None
+        elif isinstance(node, ast.MatchMapping) and node.rest == name:
+            return None
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if node.targets[0].id == name:
+                value = node.value
+        stack.extend(ast.iter_child_nodes(node))
+    return value if bindings == 1 else None
 
 
 def _binds_again(method: _Scope, name: str) -> bool:
@@ -491,6 +599,7 @@ class _Walk:
         if around is not None:
             around.children.append(scope)
         scope.params = tuple(_parameters(node.args))
+        scope.node = node
         scope.is_async = isinstance(node, ast.AsyncFunctionDef)
         positional = [*node.args.posonlyargs, *node.args.args]
         if owner is not None and positional and not _binds_no_instance(node.decorator_list):

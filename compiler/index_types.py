@@ -21,6 +21,7 @@ __all__ = [
     "Const",
     "Container",
     "DiscardedCall",
+    "DroppedStoreCall",
     "Dynamic",
     "EarlyUse",
     "LateUse",
@@ -287,6 +288,34 @@ class DiscardedCall:
 
 
 @dataclass(frozen=True)
+class DroppedStoreCall:
+    """A call of a coroutine method of the data store, or of one of its collections, whose value a
+    function body drops (``notes.apatch(id, fields)`` as a statement of its own).
+
+    ``receiver`` is the object called, as written (``ctx.data["notes"]``, ``notes``), and
+    ``source`` says what it is, ``name`` being a parameter of the function or a module-level
+    function (see ``index_function_bodies``):
+
+    * ``"store"``: the data store of ``name`` (``ctx.data``);
+    * ``"collection"``: a collection of it (``ctx.data[...]``, ``ctx.data.collection(...)``);
+    * ``"parameter"``: the parameter ``name`` itself;
+    * ``"helper"``: what the function ``name`` returns (awaited, when ``awaited``).
+
+    Whether ``name`` is a ``ToolContext``, or is annotated or returns a collection, the
+    linker decides.
+    """
+
+    method: str
+    receiver: str
+    function: str
+    in_async: bool
+    pos: Pos
+    source: Literal["store", "collection", "parameter", "helper"]
+    name: str
+    awaited: bool = False
+
+
+@dataclass(frozen=True)
 class ClassInfo:
     """A class: its bases, keywords, class-level attributes and methods."""
 
@@ -392,6 +421,9 @@ class ModuleIndex:
     #: The calls function bodies make as statements of their own, dropping what they return,
     #: of names the module binds and of methods through ``self`` (``index_function_bodies``).
     discarded_calls: tuple[DiscardedCall, ...] = ()
+    #: The calls of the data store's coroutine methods whose value function bodies drop
+    #: (``index_function_bodies``).
+    dropped_store_calls: tuple[DroppedStoreCall, ...] = ()
     #: The module-level functions that surely make a coroutine when called: each an ``async def``
     #: that does not yield, undecorated, which nothing but its ``def`` may bind (``index_function_bodies``).
     coroutine_functions: tuple[str, ...] = ()

@@ -61,6 +61,28 @@ TOOL_CONTEXT_MEMBERS: Final = frozenset(
         "user",
     }
 )
+#: The coroutine methods of ``ctx.data`` (``skillc.runtime.data.DataStore``) and of its collections
+#: (``Collection``): a call of one does nothing until it is awaited.  The compiler reports such a
+#: call whose coroutine is dropped (the test suite checks these against the classes).
+DATA_STORE_COROUTINES: Final = frozenset({"acollections", "in_thread"})
+COLLECTION_COROUTINES: Final = frozenset(
+    {
+        "aclear",
+        "acount",
+        "acreate",
+        "adelete",
+        "afind",
+        "afind_one",
+        "aget",
+        "ainsert_many",
+        "apatch",
+        "aput",
+        "areplace",
+        "asearch",
+    }
+)
+#: Where tools import the class of a collection from.
+COLLECTION_CLASSES: Final = frozenset({"skillc.runtime.data.Collection", "skillc.runtime.data.api.Collection"})
 ENVIRONMENTS: Final = ("sandbox", "production")
 #: The file in ``dist/`` that lists everything else, and the version of its shape: the
 #: compiler writes it, the runtime reads it.
