@@ -146,7 +146,7 @@ class _Indexer(DefinitionReader):
             parameter_reads=bodies.parameter_reads,
             discarded_calls=bodies.discarded_calls,
             coroutine_functions=bodies.coroutine_functions,
-            dropped_store_calls=bodies.dropped_store_calls,
+            store_uses=bodies.store_uses,
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
             import_effects=find_import_effects(self.tree, self.source, self._pos),
             loop_calls=find_loop_calls(self.tree, self.source, self._pos),

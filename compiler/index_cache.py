@@ -22,7 +22,6 @@ from .index_types import (
     Const,
     Container,
     DiscardedCall,
-    DroppedStoreCall,
     Dynamic,
     EarlyUse,
     FunctionInfo,
@@ -35,6 +34,7 @@ from .index_types import (
     ParameterRead,
     PathUse,
     Ref,
+    StoreUse,
     Subscript,
     ValueBinding,
 )
@@ -177,7 +177,6 @@ INDEX_TYPES = (
     Container,
     Diagnostic,
     DiscardedCall,
-    DroppedStoreCall,
     Dynamic,
     EarlyUse,
     FunctionInfo,
@@ -193,6 +192,7 @@ INDEX_TYPES = (
     Pos,
     Ref,
     Severity,
+    StoreUse,
     Subscript,
     ValueBinding,
 )

@@ -53,9 +53,8 @@ from __future__ import annotations
 import ast
 import difflib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
-from ..contracts.spec import COLLECTION_COROUTINES, DATA_STORE_COROUTINES
 from .index_early_names import (
     BUILTIN_NAMES,
     DEFERRED_ANNOTATIONS,
@@ -67,7 +66,8 @@ from .index_early_names import (
     unseen_bindings,
 )
 from .index_imports import may_catch
-from .index_types import DiscardedCall, DroppedStoreCall, LateUse, ParameterRead
+from .index_store_uses import data_chain, mentions_collection, single_assignment, store_receiver
+from .index_types import DiscardedCall, LateUse, ParameterRead, StoreUse
 from .types import Pos
 
 __all__ = ["FunctionBodies", "read_function_bodies"]
@@ -80,8 +80,6 @@ _OTHER_BUILTINS = frozenset(
 )
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: The coroutine methods of the data store and of its collections.
-_STORE_COROUTINES = DATA_STORE_COROUTINES | COLLECTION_COROUTINES
 #: Builtins whose call on an object asks what it is or has, or reaches its attributes by name.
 _INSPECTING = frozenset({"hasattr", "getattr", "setattr", "delattr", "isinstance", "type", "vars", "dir", "issubclass"})
 #: The nodes ``_Walk.body`` looks at: those that bind, open a scope, or hold code that never runs.
@@ -124,6 +122,7 @@ class _Scope:
     __slots__ = (
         "attribute_reads",
         "attribute_stores",
+        "chain_reads",
         "children",
         "declared_global",
         "declared_nonlocal",
@@ -167,6 +166,8 @@ class _Scope:
         self.guarded_lines: list[tuple[int, int]] = []
         #: The calls made as statements of their own (their value dropped), where they run.
         self.discarded: list[ast.Call] = []
+        #: The attributes read of a ``P.data`` chain (``ctx.data["notes"].create``), where they run.
+        self.chain_reads: list[ast.Attribute] = []
         #: An ``async def``'s scope; one whose own body yields (a generator's).
         self.is_async = False
         self.yields = False
@@ -184,7 +185,7 @@ class FunctionBodies(NamedTuple):
     parameter_reads: tuple[ParameterRead, ...]
     discarded_calls: tuple[DiscardedCall, ...] = ()
     coroutine_functions: tuple[str, ...] = ()
-    dropped_store_calls: tuple[DroppedStoreCall, ...] = ()
+    store_uses: tuple[StoreUse, ...] = ()
 
 
 def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> FunctionBodies:
@@ -194,16 +195,18 @@ def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[as
     searched for lambdas only when it says ``lambda`` somewhere).
     """
     annotations_run = not (DEFERRED_ANNOTATIONS or has_future_annotations(tree))
-    walk = _Walk(annotations_run, lambdas=b"lambda" in source)
+    # Only a module that says .data or Collection somewhere may read the data store.
+    store_reads = b".data" in source or b"Collection" in source
+    walk = _Walk(annotations_run, lambdas=b"lambda" in source, store_reads=store_reads)
     roots = walk.module(tree.body)
     parameter_reads = tuple(_parameter_reads(roots, position))
     if walk.star_import or not roots:
         return FunctionBodies((), parameter_reads)
     found = [call for root in roots for call in _scope_discarded(root, frozenset(), walk.bound, position)]
-    store_calls = tuple(call for call in found if isinstance(call, DroppedStoreCall))
-    discarded, coroutines = _discarded_calls(tree, walk, [call for call in found if isinstance(call, DiscardedCall)])
+    discarded, coroutines = _discarded_calls(tree, walk, found)
+    store_uses = tuple(_store_uses(roots, walk.bound, position)) if walk.store_reads else ()
     late_uses = _late_uses(tree, walk, roots, position)
-    return FunctionBodies(late_uses, parameter_reads, discarded, coroutines, store_calls)
+    return FunctionBodies(late_uses, parameter_reads, discarded, coroutines, store_uses)
 
 
 def _discarded_calls(
@@ -231,11 +234,10 @@ def _discarded_calls(
 
 def _scope_discarded(
     root: _Scope, outer: frozenset[str], module_names: set[str], position: Callable[[ast.AST], Pos]
-) -> Iterator[DiscardedCall | DroppedStoreCall]:
+) -> Iterator[DiscardedCall]:
     """The discarded calls in ``root`` and the scopes inside it whose callee the linker can
     look up: a name that finds the module's binding (as ``_global_reads`` decides), or
-    ``self.method`` in a method, or in a function inside it, where ``self`` is never bound again;
-    and the calls of a coroutine method of the data store or of a collection (``_store_call``)."""
+    ``self.method`` in a method, or in a function inside it, where ``self`` is never bound again."""
     stack: list[tuple[_Scope, frozenset[str], tuple[str, str] | None]] = [(root, outer, None)]
     while stack:
         scope, visible, instance = stack.pop()
@@ -258,12 +260,6 @@ def _scope_discarded(
                 and not callee.attr.startswith("__")
             ):
                 yield DiscardedCall(callee.attr, instance[1], scope.name, scope.is_async, position(call))
-            elif isinstance(callee, ast.Attribute) and callee.attr in _STORE_COROUTINES:
-                dropped = _store_call(scope, callee, visible, module_names)
-                if dropped is not None:
-                    method, receiver, source, name, awaited = dropped
-                    pos = position(call)
-                    yield DroppedStoreCall(method, receiver, scope.name, scope.is_async, pos, source, name, awaited)
         inner = visible if scope.is_class else (visible | own) - declared
         stack.extend((child, inner, instance) for child in reversed(scope.children))
 
@@ -277,92 +273,63 @@ def _finds_module_binding(name: str, scope: _Scope, visible: frozenset[str], mod
     return name in module_names and name not in own and name not in visible
 
 
-def _store_call(
-    scope: _Scope, callee: ast.Attribute, visible: frozenset[str], module_names: set[str]
-) -> tuple[str, str, Literal["store", "collection", "parameter", "helper"], str, bool] | None:
-    """What ``DroppedStoreCall`` says of a dropped call ``callee(...)`` of a data store's coroutine
-    method (its fields from ``method`` on), when the receiver may be a data store or a collection:
-    ``P.data``, ``P.data[...]``, ``P.data.collection(...)`` with ``P`` a parameter; a parameter;
-    or a local variable bound once, to one of those or to what a module-level function returns."""
-    method, receiver = callee.attr, callee.value
-    value: ast.expr = receiver
-    if isinstance(receiver, ast.Name):
-        if receiver.id in scope.params:
-            if receiver.id in scope.rebound or method not in COLLECTION_COROUTINES:
-                return None
-            return method, receiver.id, "parameter", receiver.id, False
-        if scope.node is None or _binds_again(scope, receiver.id):
-            return None
-        assigned = _single_assignment(scope.node, receiver.id)
-        if assigned is None:
-            return None
-        value = assigned
-    shown = ast.unparse(receiver)
-    chain = _data_chain(value)
-    if chain is not None:
-        context, kind = chain
-        methods = DATA_STORE_COROUTINES if kind == "store" else COLLECTION_COROUTINES
-        if context not in scope.params or context in scope.rebound or method not in methods:
-            return None
-        return method, shown, kind, context, False
-    awaited = isinstance(value, ast.Await)
-    made = value.value if isinstance(value, ast.Await) else value
-    if (
-        value is not receiver
-        and method in COLLECTION_COROUTINES
-        and isinstance(made, ast.Call)
-        and isinstance(made.func, ast.Name)
-        and _finds_module_binding(made.func.id, scope, visible, module_names)
-    ):
-        return method, shown, "helper", made.func.id, awaited
-    return None
-
-
-def _data_chain(expr: ast.expr) -> tuple[str, Literal["store", "collection"]] | None:
-    """``("ctx", "store")`` for ``ctx.data``; ``("ctx", "collection")`` for ``ctx.data[...]`` and
-    ``ctx.data.collection(...)``; ``None`` for anything else."""
-    kind: Literal["store", "collection"] = "store"
-    if isinstance(expr, ast.Subscript):
-        expr, kind = expr.value, "collection"
-    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "collection":
-        expr, kind = expr.func.value, "collection"
-    if isinstance(expr, ast.Attribute) and expr.attr == "data" and isinstance(expr.value, ast.Name):
-        return expr.value.id, kind
-    return None
-
-
-def _single_assignment(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
-    """The value of ``name = value`` when that is the only statement of ``function``'s own body
-    (the scopes inside it aside) that binds ``name``; ``None`` otherwise."""
-    bindings = 0
-    value: ast.expr | None = None
-    stack: list[ast.AST] = list(function.body)
+def _store_uses(roots: list[_Scope], module_names: set[str], position: Callable[[ast.AST], Pos]) -> Iterator[StoreUse]:
+    """What the scopes read of what may be the data store or a collection (``index_store_uses``):
+    the first read of each attribute of each receiver in a function, and every dropped call."""
+    stack: list[tuple[_Scope, frozenset[str]]] = [(root, frozenset()) for root in reversed(roots)]
     while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if node.name == name:
-                return None
+        scope, visible = stack.pop()
+        declared = scope.declared_global
+        own = (scope.stores - declared) | scope.declared_nonlocal
+        inner = visible if scope.is_class else (visible | own) - declared
+        stack.extend((child, inner) for child in reversed(scope.children))
+        if scope.node is not None and (scope.chain_reads or scope.attribute_reads):
+            yield from _scope_store_uses(scope, scope.node, visible, module_names, position)
+
+
+def _scope_store_uses(
+    scope: _Scope,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    visible: frozenset[str],
+    module_names: set[str],
+    position: Callable[[ast.AST], Pos],
+) -> Iterator[StoreUse]:
+    """``_store_uses`` of one function's own body."""
+    params = [name for name in scope.params if name not in scope.rebound]
+    annotated = {item.arg: item.annotation for item in _arguments(node.args)}
+    collection_params = {name for name in params if mentions_collection(annotated.get(name))}
+    assignments: dict[str, ast.expr | None] = {}
+
+    def assigned(name: str) -> ast.expr | None:
+        if name not in assignments:
+            assignments[name] = None if _binds_again(scope, name) else single_assignment(node, name)
+        return assignments[name]
+
+    def module_function(name: str) -> bool:
+        return _finds_module_binding(name, scope, visible, module_names)
+
+    dropped = {id(call.func) for call in scope.discarded}
+    reads = [*scope.chain_reads, *(read for _, _, read in scope.attribute_reads)]
+    seen: set[tuple[str, str]] = set()
+    for read in sorted(reads, key=lambda item: (item.lineno, item.col_offset)):
+        receiver, attribute = read.value, read.attr
+        if attribute.startswith("__") or (isinstance(receiver, ast.Name) and receiver.id not in scope.stores):
+            continue  # a dunder, or a name the function does not bind
+        found = store_receiver(receiver, params, collection_params, assigned, module_function)
+        if found is None:
             continue
-        if isinstance(node, (ast.Lambda, *_COMPREHENSIONS)):
-            if any(isinstance(item, ast.NamedExpr) and item.target.id == name for item in ast.walk(node)):
-                return None  # a walrus in a comprehension binds in the function
+        source, name, awaited = found
+        shown = ast.unparse(receiver)
+        is_dropped = id(read) in dropped
+        if not is_dropped and (shown, attribute) in seen:
             continue
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            bindings += 1
-        elif isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
-            return None
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            if any((alias.asname or alias.name).split(".")[0] == name for alias in node.names):
-                return None
-        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name == name:
-            return None
-        elif isinstance(node, ast.MatchMapping) and node.rest == name:
-            return None
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id == name:
-                value = node.value
-        stack.extend(ast.iter_child_nodes(node))
-    return value if bindings == 1 else None
+        seen.add((shown, attribute))
+        yield StoreUse(attribute, shown, scope.name, scope.is_async, position(read), source, name, awaited, is_dropped)
+
+
+def _arguments(arguments: ast.arguments) -> list[ast.arg]:
+    every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
+    return [argument for argument in every if argument is not None]
 
 
 def _binds_again(method: _Scope, name: str) -> bool:
@@ -491,8 +458,10 @@ class _ModuleBindings:
 class _Walk:
     """The function-like scopes of one module, each with what it binds and reads."""
 
-    def __init__(self, annotations_run: bool, lambdas: bool) -> None:
+    def __init__(self, annotations_run: bool, lambdas: bool, store_reads: bool = False) -> None:
         self.annotations_run = annotations_run
+        #: Whether to keep the attributes read of ``P.data`` chains (``_Scope.chain_reads``).
+        self.store_reads = store_reads
         #: Whether import-time code may hold lambdas, whose bodies are function bodies too.
         self.lambdas = lambdas
         #: A star import binds names no walk sees.
@@ -649,6 +618,8 @@ class _Walk:
                         current.attribute_reads.append((node.value.id, node.attr, node))
                     else:
                         current.attribute_stores.add((node.value.id, node.attr))
+                elif self.store_reads and runs and type(node.ctx) is ast.Load and data_chain(node.value) is not None:
+                    current.chain_reads.append(node)
                 stack.append((node.value, current, runs))
             elif isinstance(node, ast.Call):
                 function, arguments = node.func, node.args
@@ -798,8 +769,7 @@ def _own_expressions(node: ast.stmt) -> list[ast.AST]:
 
 
 def _parameters(arguments: ast.arguments) -> Iterator[str]:
-    every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
-    return (argument.arg for argument in every if argument is not None)
+    return (argument.arg for argument in _arguments(arguments))
 
 
 def _defaults(arguments: ast.arguments) -> list[ast.expr]:

@@ -21,11 +21,11 @@ __all__ = [
     "Const",
     "Container",
     "DiscardedCall",
-    "DroppedStoreCall",
     "Dynamic",
     "EarlyUse",
     "LateUse",
     "ParameterRead",
+    "StoreUse",
     "Expr",
     "FunctionInfo",
     "Gives",
@@ -288,24 +288,26 @@ class DiscardedCall:
 
 
 @dataclass(frozen=True)
-class DroppedStoreCall:
-    """A call of a coroutine method of the data store, or of one of its collections, whose value a
-    function body drops (``notes.apatch(id, fields)`` as a statement of its own).
+class StoreUse:
+    """An attribute a function body reads of what may be the data store or one of its
+    collections (``notes.apatch``, ``ctx.data["notes"].insert_one``): the first read of each
+    attribute of each receiver, and every call made as a statement of its own (``dropped``:
+    ``notes.apatch(id, fields)``, its value dropped).
 
-    ``receiver`` is the object called, as written (``ctx.data["notes"]``, ``notes``), and
+    ``receiver`` is the object as written (``ctx.data["notes"]``, ``notes``), and
     ``source`` says what it is, ``name`` being a parameter of the function or a module-level
-    function (see ``index_function_bodies``):
+    function (see ``index_store_uses``):
 
     * ``"store"``: the data store of ``name`` (``ctx.data``);
     * ``"collection"``: a collection of it (``ctx.data[...]``, ``ctx.data.collection(...)``);
-    * ``"parameter"``: the parameter ``name`` itself;
+    * ``"parameter"``: the parameter ``name`` itself, annotated with something named ``Collection``;
     * ``"helper"``: what the function ``name`` returns (awaited, when ``awaited``).
 
     Whether ``name`` is a ``ToolContext``, or is annotated or returns a collection, the
     linker decides.
     """
 
-    method: str
+    attribute: str
     receiver: str
     function: str
     in_async: bool
@@ -313,6 +315,7 @@ class DroppedStoreCall:
     source: Literal["store", "collection", "parameter", "helper"]
     name: str
     awaited: bool = False
+    dropped: bool = False
 
 
 @dataclass(frozen=True)
@@ -421,9 +424,9 @@ class ModuleIndex:
     #: The calls function bodies make as statements of their own, dropping what they return,
     #: of names the module binds and of methods through ``self`` (``index_function_bodies``).
     discarded_calls: tuple[DiscardedCall, ...] = ()
-    #: The calls of the data store's coroutine methods whose value function bodies drop
-    #: (``index_function_bodies``).
-    dropped_store_calls: tuple[DroppedStoreCall, ...] = ()
+    #: What function bodies read of the data store and of its collections, and the calls of
+    #: them whose value they drop (``index_function_bodies``).
+    store_uses: tuple[StoreUse, ...] = ()
     #: The module-level functions that surely make a coroutine when called: each an ``async def``
     #: that does not yield, undecorated, which nothing but its ``def`` may bind (``index_function_bodies``).
     coroutine_functions: tuple[str, ...] = ()

@@ -22,6 +22,7 @@ from ..contracts.spec import (
     reserved_name_error,
 )
 from .command_line_check import check_command_line
+from .data_store_check import check_store_uses
 from .early_names_check import check_early_names
 from .import_checks import check_imports, report_import_cycles
 from .import_effects_check import check_import_effects
@@ -108,6 +109,7 @@ class _Walk:
         check_settings_at_import(self.linker)
         check_loop_calls(self.linker)
         check_unawaited_calls(self.linker)
+        check_store_uses(self.linker)
         check_model_fields(self.linker)
         check_working_folder_paths(self.linker, self.files, self.root_files)
         agent = self.find_agent()

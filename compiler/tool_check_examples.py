@@ -439,6 +439,16 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 {"agent.py": agent("Lookup()"), "tools.py": _input_reads("        return ctx.usr\n")},
                 ("src/tools.py", 19, 15),
             ),
+            # The data store: a collection has no insert_one (its create is meant).
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": _input_reads(
+                        "        notes = ctx.data['notes']\n        return notes.insert_one({'order_id': input.order_id})\n"
+                    ),
+                },
+                ("src/tools.py", 20, 15),
+            ),
         ),
     ),
     "skill/unserializable-result": CheckExamples(

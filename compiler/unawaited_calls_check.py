@@ -15,21 +15,14 @@ compiler indexed:
 * ``self.name(...)`` in a method, where the class (or a project class before any other
   along its MRO) defines ``name`` as such an ``async def`` (a ``staticmethod`` or
   ``classmethod`` of one too), no instance attribute of that name is ever set, and no
-  project class deriving from it defines ``name`` again;
-* a coroutine method of the data store (``ctx.data.acollections()``) or of one of its
-  collections (``notes.apatch(...)``: ``ModuleIndex.dropped_store_calls``), where the
-  store is that of a parameter annotated ``ToolContext`` (or the context a tool class's
-  ``execute`` or ``needs_approval`` is called with), and the collection is one of it, or a
-  parameter annotated ``Collection``, or what an undecorated module-level function
-  annotated to return a ``Collection`` returns (awaited if it is an ``async def``).  Then
-  nothing is read or written.
+  project class deriving from it defines ``name`` again.
+
+The data store's own coroutine methods (``notes.apatch(...)``) are ``data_store_check``'s.
 """
 
 from __future__ import annotations
 
-from ..contracts.spec import COLLECTION_CLASSES, COLLECTION_COROUTINES, DATA_STORE_COROUTINES
-from .call_shapes import POSITIONAL
-from .index_types import DiscardedCall, DroppedStoreCall, Expr, FunctionInfo, Subscript
+from .index_types import DiscardedCall, FunctionInfo
 from .resolve import Linker
 from .symbols import ClassSym, FunctionSym
 
@@ -43,13 +36,6 @@ def check_unawaited_calls(linker: Linker) -> None:
     """Report every dropped call of a coroutine function, in every module."""
     overridden: dict[tuple[tuple[str, str], str], bool] = {}
     for module in sorted(linker.modules):
-        for dropped in linker.modules[module].dropped_store_calls:
-            with linker.quiet():
-                certain = _store_object(linker, module, dropped)
-            if certain:
-                linker.report(
-                    "skill/unawaited-coroutine", module, dropped.pos, _store_message(dropped), hint=_store_hint(dropped)
-                )
         for call in linker.modules[module].discarded_calls:
             with linker.quiet():  # what looking the callee up finds is reported where it is defined
                 coroutine = _coroutine_function(linker, module, call, overridden)
@@ -151,71 +137,3 @@ def _hint(call: DiscardedCall) -> str:
         f"{call.function} is not an async def, so it cannot await {shown}: make it one and await the call, "
         "or run the call with asyncio.run(...) where no event loop runs"
     )
-
-
-#: The methods of a tool class the runtime calls with the call's context as their third positional argument.
-_CALLED_WITH_CONTEXT = ("execute", "needs_approval")
-
-
-def _store_object(linker: Linker, module: str, call: DroppedStoreCall) -> bool:
-    """Whether the receiver of a dropped data store call is surely the data store or a collection."""
-    if call.source == "helper":
-        symbol = linker.resolve_name(module, call.name)
-        if not isinstance(symbol, FunctionSym) or symbol.module not in linker.modules:
-            return False
-        info = symbol.info
-        if info.decorators or info.yields_at is not None or info.is_async != call.awaited:
-            return False
-        return _names_collection(linker, symbol.module, info.returns)
-    found = _function(linker, module, call.function)
-    if found is None:
-        return False
-    function, owner = found
-    param = next((item for item in function.params if item.name == call.name), None)
-    if param is None:
-        return False
-    if call.source == "parameter":
-        return _names_collection(linker, module, param.annotation)
-    if linker.is_sdk(module, param.annotation, "ToolContext"):
-        return True
-    if owner is None or function.name not in _CALLED_WITH_CONTEXT or not linker.is_subclass(owner, "skillc.Tool"):
-        return False
-    positional = [item.name for item in function.params if item.kind in POSITIONAL]
-    return len(positional) >= 3 and positional[2] == call.name  # (self, input, ctx)
-
-
-def _function(linker: Linker, module: str, qualname: str) -> tuple[FunctionInfo, ClassSym | None] | None:
-    """The module-level function or method of a module-level class ``qualname`` names in ``module``."""
-    *outer, name = qualname.split(".")
-    if not outer:
-        symbol = linker.resolve_name(module, name)
-        return (symbol.info, None) if isinstance(symbol, FunctionSym) and symbol.module == module else None
-    owner = linker.resolve_ref(module, ".".join(outer))
-    if not isinstance(owner, ClassSym) or owner.module != module:
-        return None
-    method = owner.info.method(name)
-    return (method, owner) if method is not None else None
-
-
-def _names_collection(linker: Linker, module: str, annotation: Expr | None) -> bool:
-    """Whether ``annotation`` is the data store's ``Collection`` (``Collection[Note]`` too)."""
-    base = annotation.value if isinstance(annotation, Subscript) else annotation
-    return linker.external_name(module, base) in COLLECTION_CLASSES
-
-
-def _store_message(call: DroppedStoreCall) -> str:
-    owner = "data store" if call.method in DATA_STORE_COROUTINES else "data store's collections"
-    return (
-        f"{call.receiver}.{call.method}(...) in {call.function} (line {call.pos.line}) makes a coroutine that nothing "
-        f"awaits: {call.method} is an async method of the {owner}, so none of it runs, and nothing is read or written"
-    )
-
-
-def _store_hint(call: DroppedStoreCall) -> str:
-    shown = f"{call.receiver}.{call.method}"
-    sync = call.method[1:] if call.method in COLLECTION_COROUTINES or call.method == "acollections" else None
-    if call.in_async:
-        return f"await it (await {shown}(...))"
-    if sync is not None:
-        return f"{call.function} is not an async def: call {call.receiver}.{sync}(...), which does the same, instead"
-    return f"{call.function} is not an async def, so it cannot await {shown}: make it one and await the call"

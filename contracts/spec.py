@@ -81,6 +81,29 @@ COLLECTION_COROUTINES: Final = frozenset(
         "asearch",
     }
 )
+#: What the data store and a collection of it have (their public attributes and methods): the
+#: compiler checks a tool's reads of them against these (the test suite against instances).
+DATA_STORE_MEMBERS: Final = DATA_STORE_COROUTINES | frozenset(
+    {"backend", "clear", "close", "collection", "collections", "description", "kind"}
+)
+COLLECTION_MEMBERS: Final = COLLECTION_COROUTINES | frozenset(
+    {
+        "clear",
+        "count",
+        "create",
+        "delete",
+        "find",
+        "find_one",
+        "get",
+        "insert_many",
+        "name",
+        "patch",
+        "put",
+        "replace",
+        "search",
+        "store",
+    }
+)
 #: Where tools import the class of a collection from.
 COLLECTION_CLASSES: Final = frozenset({"skillc.runtime.data.Collection", "skillc.runtime.data.api.Collection"})
 ENVIRONMENTS: Final = ("sandbox", "production")

@@ -13,8 +13,6 @@ calls its own functions.
 from __future__ import annotations
 
 import asyncio
-import importlib
-import inspect
 import re
 import sys
 import textwrap
@@ -33,8 +31,6 @@ from skillc.compiler.index_types import ModuleIndex
 from skillc.compiler.resolve import Linker
 from skillc.compiler.sources import _index_one
 from skillc.compiler.unawaited_calls_check import check_unawaited_calls
-from skillc.contracts.spec import COLLECTION_CLASSES, COLLECTION_COROUTINES, DATA_STORE_COROUTINES
-from skillc.runtime.data import Collection, DataStore
 
 FILENAME = "<generated>"
 PRELUDE = """\
@@ -250,127 +246,3 @@ def test_a_function_imported_from_another_module_is_looked_up_where_it_is_define
             "or run the call with asyncio.run(...) where no event loop runs"
         )
         assert found == [("skill/unawaited-coroutine", 14, 8, hint)]
-
-
-def test_the_data_store_s_coroutine_methods_are_those_of_its_classes() -> None:
-    def coroutine_methods(cls: type) -> set[str]:
-        return {name for name, value in vars(cls).items() if inspect.iscoroutinefunction(value)}
-
-    assert coroutine_methods(DataStore) == DATA_STORE_COROUTINES
-    assert coroutine_methods(Collection) == COLLECTION_COROUTINES
-    for qualname in COLLECTION_CLASSES:
-        module, _, name = qualname.rpartition(".")
-        assert getattr(importlib.import_module(module), name) is Collection
-
-
-#: A tool module using the data store; ``{body}`` is the rest of the async ``execute``.
-STORE_TOOL = """\
-from typing import Any
-
-from pydantic import BaseModel
-from skillc import Tool, ToolContext
-from skillc.runtime.data import Collection
-
-
-class LookupInput(BaseModel):
-    order_id: str
-
-
-def notes(ctx: ToolContext) -> Collection[dict[str, Any]]:
-    return ctx.data["notes"]
-
-
-async def anotes(ctx: ToolContext) -> Collection[dict[str, Any]]:
-    return ctx.data["notes"]
-
-
-def untyped(ctx):
-    return ctx.data["notes"]
-
-
-async def keep(collection: Collection[dict[str, Any]], plain, ctx) -> None:
-    {helper}
-
-
-class Lookup(Tool):
-    name = "lookup"
-    description = "Look up an order."
-    input_schema = LookupInput
-
-    {head}execute(self, input, ctx):
-        {body}
-        return input.order_id
-"""
-
-
-@pytest.mark.parametrize(
-    ("head", "body", "helper", "expected"),
-    [
-        pytest.param(
-            "async def ", 'ctx.data["notes"].acreate({})', "pass", (34, 8, "ctx.data['notes'].acreate"), id="item"
-        ),
-        pytest.param(
-            "async def ", 'ctx.data.collection("notes").apatch("a", {})', "pass", (34, 8, None), id="collection()"
-        ),
-        pytest.param("async def ", "ctx.data.acollections()", "pass", (34, 8, None), id="store"),
-        pytest.param(
-            "async def ",
-            'kept = ctx.data["notes"]\n        kept.adelete("a")',
-            "pass",
-            (35, 8, "kept.adelete"),
-            id="local",
-        ),
-        pytest.param("async def ", 'notes(ctx).aget("a")', "pass", None, id="call-not-a-name"),
-        pytest.param("async def ", 'kept = notes(ctx)\n        kept.aget("a")', "pass", (35, 8, None), id="helper"),
-        pytest.param(
-            "async def ", "kept = await anotes(ctx)\n        kept.acount()", "pass", (35, 8, None), id="awaited-helper"
-        ),
-        pytest.param("async def ", "kept = untyped(ctx)\n        kept.acount()", "pass", None, id="unannotated-helper"),
-        pytest.param("async def ", "kept = anotes(ctx)\n        kept.acount()", "pass", None, id="helper-not-awaited"),
-        pytest.param("async def ", "pass", "collection.aclear()", (25, 4, None), id="annotated-parameter"),
-        pytest.param("async def ", "pass", "plain.aclear()", None, id="unannotated-parameter"),
-        pytest.param("async def ", "pass", 'ctx.data["notes"].aclear()', None, id="unannotated-context"),
-        pytest.param("async def ", 'await ctx.data["notes"].acreate({})', "pass", None, id="awaited"),
-        pytest.param(
-            "async def ",
-            'import asyncio\n        await asyncio.create_task(ctx.data["notes"].acreate({}))',
-            "pass",
-            None,
-            id="task",
-        ),
-        pytest.param(
-            "async def ",
-            'kept = ctx.data["notes"]\n        kept = input\n        kept.acount()',
-            "pass",
-            None,
-            id="bound-twice",
-        ),
-        pytest.param("async def ", 'ctx.data["notes"].acollections()', "pass", None, id="not-a-collection-method"),
-        pytest.param("def ", 'ctx.data["notes"].acreate({})', "pass", (34, 8, "sync"), id="sync-execute"),
-    ],
-)
-def test_a_dropped_call_of_the_data_store_is_reported_when_its_receiver_is_surely_the_store(
-    tmp_path: Path, head: str, body: str, helper: str, expected: tuple[int, int, str | None] | None
-) -> None:
-    tools = STORE_TOOL.format(head=head, body=body, helper=helper)
-    write_project(tmp_path, {"tools.py": tools, "agent.py": AGENT_MODULE})
-    report = compile_project(tmp_path, use_cache=False)
-    found = [(item.line, item.col) for item in report.diagnostics if item.code == "skill/unawaited-coroutine"]
-    assert [item for item in report.diagnostics if item.code != "skill/unawaited-coroutine"] == []
-    if expected is None:
-        assert found == []
-        return
-    line, col, shown = expected
-    assert found == [(line, col)]
-    [diagnostic] = report.diagnostics
-    if shown == "sync":
-        assert diagnostic.hint == (
-            "Lookup.execute is not an async def: call ctx.data['notes'].create(...), which does the same, instead"
-        )
-    elif shown is not None:
-        assert diagnostic.hint == f"await it (await {shown}(...))"
-        method = shown.rsplit(".", 1)[1]
-        assert diagnostic.message == (
-            f"{shown}(...) in Lookup.execute (line {line}) makes a coroutine that nothing awaits: {method} is an "
-            "async method of the data store's collections, so none of it runs, and nothing is read or written"
-        )
