@@ -287,8 +287,7 @@ class _Watchdog:
                     time.sleep(TICK)
                     continue
                 idle_since = None
-                _BUSY.clear()
-                if not _GUARDS:  # a guard made after the clear set the event again
+                if self._idle():
                     continue
             idle_since = None
             soonest = now + TICK
@@ -301,6 +300,21 @@ class _Watchdog:
                 except Exception:  # pragma: no cover - the watchdog itself must never die
                     logger.exception("the deadline watchdog failed on %s", guard.label)
             time.sleep(max(0.001, soonest - time.monotonic()))
+
+    @staticmethod
+    def _idle() -> bool:
+        """Clear ``_BUSY`` so that the next guard wakes this thread; whether it may now wait for that.
+
+        A guard made just before the clear saw ``_BUSY`` set and woke nobody: when one
+        exists after the clear, ``_BUSY`` is set again and the guards are watched (else the
+        watchdog would sleep until some later guard woke it, and that guard's deadline
+        would not hold).
+        """
+        _BUSY.clear()
+        if not _GUARDS:
+            return True  # a guard made from now on finds _BUSY clear, and sets it
+        _BUSY.set()
+        return False
 
     @staticmethod
     def _expire(guard: Guard, now: float) -> None:

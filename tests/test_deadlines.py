@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -149,3 +152,31 @@ def test_running_and_serializing_each_get_the_whole_timeout(runtime: Runtime, aw
     """0.7 s of execute and 0.7 s of serializing: more than the 1 s timeout together, within it each."""
     result = run(runtime.call("each_phase_in_time", json.dumps({"seconds": 0.7, "awaits": awaits}), ToolContext()))
     assert (result.is_error, result.output) == (False, '{"seconds":0.7}')
+
+
+#: A guard made just before the watchdog goes idle, in a fresh interpreter: made while the
+#: watchdog is awake, it wakes nobody; then the watchdog clears its event, finds the guard,
+#: and goes on.  The guard's code blocks for 5 s, past its 0.3 s deadline.
+RACE = textwrap.dedent(
+    """
+    import threading, time
+    from skillc.runtime import deadlines
+
+    deadlines._BUSY.set()  # the watchdog is awake, lingering after its last guard
+    guard = deadlines.Guard(time.monotonic() + 0.3, "tool 'slow'")
+    assert deadlines._watchdog._thread is None  # the guard woke nobody
+    waits = deadlines._Watchdog._idle()  # the watchdog goes idle just after the guard was made
+    thread = deadlines._watchdog._thread = threading.Thread(target=deadlines._watchdog._run, daemon=True)
+    thread.start()
+    try:
+        guard.run(lambda: time.sleep(5))
+        print(waits, "ran to its end")
+    except deadlines.DeadlineExceeded:
+        print(waits, "interrupted")
+    """
+)
+
+
+def test_a_guard_made_as_the_watchdog_goes_idle_is_still_watched() -> None:
+    finished = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True, timeout=BOUND)
+    assert (finished.returncode, finished.stdout, finished.stderr) == (0, "False interrupted\n", "")
