@@ -429,6 +429,19 @@ EXAMPLES: dict[str, CheckExamples] = {
                 },
                 ("src/tools.py", 18, 4),
             ),
+            # An async execute returning the coroutine it did not await.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    async def execute(self, input, ctx):\n        return self.save(input)\n\n"
+                        "    async def save(self, input):\n        return input.order_id\n"
+                    ),
+                },
+                ("src/tools.py", 12, 15),
+            ),
             # A coroutine method of a collection of the data store.
             Example(
                 {

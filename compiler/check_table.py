@@ -201,7 +201,8 @@ ROWS: tuple[CheckRow, ...] = (
         Severity.ERROR,
         "A function calls an async def of the project, or an async method of the data store "
         "(ctx.data[...].acreate), as a statement of its own (save(note), not await save(note)): the call makes "
-        "a coroutine that nothing awaits, so none of it ever runs.",
+        "a coroutine that nothing awaits, so none of it ever runs.  Or an async execute, needs_approval or "
+        "condition() returns such a coroutine (return fetch(url)): the runtime gets it for the value.",
     ),
     CheckRow(
         "skill/event-loop-at-import",

@@ -144,7 +144,7 @@ class _Indexer(DefinitionReader):
             early_uses=find_early_uses(self.tree, self._pos),
             late_uses=bodies.late_uses,
             parameter_reads=bodies.parameter_reads,
-            discarded_calls=bodies.discarded_calls,
+            unawaited_calls=bodies.unawaited_calls,
             coroutine_functions=bodies.coroutine_functions,
             store_uses=bodies.store_uses,
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),

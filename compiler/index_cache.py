@@ -21,7 +21,6 @@ from .index_types import (
     ClassInfo,
     Const,
     Container,
-    DiscardedCall,
     Dynamic,
     EarlyUse,
     FunctionInfo,
@@ -36,6 +35,7 @@ from .index_types import (
     Ref,
     StoreUse,
     Subscript,
+    UnawaitedCall,
     ValueBinding,
 )
 from .types import Config, Diagnostic, Pos, Severity
@@ -176,7 +176,7 @@ INDEX_TYPES = (
     Const,
     Container,
     Diagnostic,
-    DiscardedCall,
+    UnawaitedCall,
     Dynamic,
     EarlyUse,
     FunctionInfo,

@@ -39,7 +39,7 @@ sets that attribute; and so is a read inside a ``try`` that may catch ``Attribut
 and a dunder.
 
 And it keeps the calls a body makes as statements of their own, dropping their value
-(``discarded_calls``): of a name that finds the module's binding, when the module defines
+(``unawaited_calls``): of a name that finds the module's binding, when the module defines
 it as a coroutine function or imports it by name; and of a method through ``self`` (the
 first parameter of a method of a module-level class, never bound again), in the method
 or a function inside it.  With them, the module's own coroutine functions
@@ -67,7 +67,7 @@ from .index_early_names import (
 )
 from .index_imports import may_catch
 from .index_store_uses import data_chain, mentions_collection, single_assignment, store_receiver
-from .index_types import DiscardedCall, LateUse, ParameterRead, StoreUse
+from .index_types import LateUse, ParameterRead, StoreUse, UnawaitedCall
 from .types import Pos
 
 __all__ = ["FunctionBodies", "read_function_bodies"]
@@ -106,6 +106,7 @@ _SPECIAL = frozenset(
         ast.Attribute,
         ast.Call,
         ast.Expr,
+        ast.Return,
         ast.Yield,
         ast.YieldFrom,
     }
@@ -138,6 +139,7 @@ class _Scope:
         "params",
         "reads",
         "rebound",
+        "returned",
         "self_name",
         "stores",
         "yields",
@@ -164,8 +166,10 @@ class _Scope:
         self.attribute_stores: set[tuple[str, str]] = set()
         self.inspected: set[str] = set()
         self.guarded_lines: list[tuple[int, int]] = []
-        #: The calls made as statements of their own (their value dropped), where they run.
+        #: The calls made as statements of their own (their value dropped), and those an
+        #: ``async def`` returns, where they run.
         self.discarded: list[ast.Call] = []
+        self.returned: list[ast.Call] = []
         #: The attributes read of a ``P.data`` chain (``ctx.data["notes"].create``), where they run.
         self.chain_reads: list[ast.Attribute] = []
         #: An ``async def``'s scope; one whose own body yields (a generator's).
@@ -183,7 +187,7 @@ class FunctionBodies(NamedTuple):
 
     late_uses: tuple[LateUse, ...]
     parameter_reads: tuple[ParameterRead, ...]
-    discarded_calls: tuple[DiscardedCall, ...] = ()
+    unawaited_calls: tuple[UnawaitedCall, ...] = ()
     coroutine_functions: tuple[str, ...] = ()
     store_uses: tuple[StoreUse, ...] = ()
 
@@ -203,15 +207,15 @@ def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[as
     if walk.star_import or not roots:
         return FunctionBodies((), parameter_reads)
     found = [call for root in roots for call in _scope_discarded(root, frozenset(), walk.bound, position)]
-    discarded, coroutines = _discarded_calls(tree, walk, found)
+    discarded, coroutines = _unawaited_calls(tree, walk, found)
     store_uses = tuple(_store_uses(roots, walk.bound, position)) if walk.store_reads else ()
     late_uses = _late_uses(tree, walk, roots, position)
     return FunctionBodies(late_uses, parameter_reads, discarded, coroutines, store_uses)
 
 
-def _discarded_calls(
-    tree: ast.Module, walk: _Walk, found: list[DiscardedCall]
-) -> tuple[tuple[DiscardedCall, ...], tuple[str, ...]]:
+def _unawaited_calls(
+    tree: ast.Module, walk: _Walk, found: list[UnawaitedCall]
+) -> tuple[tuple[UnawaitedCall, ...], tuple[str, ...]]:
     """The calls the scopes make as statements of their own, of a name the module binds or of
     a method through ``self``; and the module's functions that surely make a coroutine.
 
@@ -234,7 +238,7 @@ def _discarded_calls(
 
 def _scope_discarded(
     root: _Scope, outer: frozenset[str], module_names: set[str], position: Callable[[ast.AST], Pos]
-) -> Iterator[DiscardedCall]:
+) -> Iterator[UnawaitedCall]:
     """The discarded calls in ``root`` and the scopes inside it whose callee the linker can
     look up: a name that finds the module's binding (as ``_global_reads`` decides), or
     ``self.method`` in a method, or in a function inside it, where ``self`` is never bound again."""
@@ -247,11 +251,12 @@ def _scope_discarded(
             instance = None  # a name of its own
         declared = scope.declared_global
         own = (scope.stores - declared) | scope.declared_nonlocal
-        for call in scope.discarded:
+        calls = [(call, False) for call in scope.discarded] + [(call, True) for call in scope.returned]
+        for call, returned in calls:
             callee = call.func
             if isinstance(callee, ast.Name):
                 if _finds_module_binding(callee.id, scope, visible, module_names):
-                    yield DiscardedCall(callee.id, None, scope.name, scope.is_async, position(call))
+                    yield UnawaitedCall(callee.id, None, scope.name, scope.is_async, position(call), returned)
             elif (
                 instance is not None
                 and isinstance(callee, ast.Attribute)
@@ -259,7 +264,7 @@ def _scope_discarded(
                 and callee.value.id == instance[0]
                 and not callee.attr.startswith("__")
             ):
-                yield DiscardedCall(callee.attr, instance[1], scope.name, scope.is_async, position(call))
+                yield UnawaitedCall(callee.attr, instance[1], scope.name, scope.is_async, position(call), returned)
         inner = visible if scope.is_class else (visible | own) - declared
         stack.extend((child, inner, instance) for child in reversed(scope.children))
 
@@ -608,6 +613,11 @@ class _Walk:
                 if runs and type(value) is ast.Call:
                     current.discarded.append(value)
                 stack.append((value, current, runs))
+            elif isinstance(node, ast.Return):
+                if node.value is not None:
+                    if runs and current.is_async and isinstance(node.value, ast.Call):
+                        current.returned.append(node.value)
+                    stack.append((node.value, current, runs))
             elif isinstance(node, ast.Yield | ast.YieldFrom):
                 current.home.yields = True
                 if node.value is not None:

@@ -20,7 +20,7 @@ __all__ = [
     "ClassInfo",
     "Const",
     "Container",
-    "DiscardedCall",
+    "UnawaitedCall",
     "Dynamic",
     "EarlyUse",
     "LateUse",
@@ -270,9 +270,10 @@ class ParameterRead:
 
 
 @dataclass(frozen=True)
-class DiscardedCall:
-    """A call whose value a function body drops, as a statement of its own (``save(note)``),
-    of a name the module binds or of a method through the function's ``self``.
+class UnawaitedCall:
+    """A call whose value a function body does not await where it makes it, of a name the module
+    binds or of a method through the function's ``self``: dropped, as a statement of its own
+    (``save(note)``), or, in an ``async def``, returned (``return save(note)``: ``returned``).
 
     ``callee`` is the name called (``save``), or the method's name when ``owner`` is set:
     then the call is ``self.callee(...)`` in a method of the class ``owner`` (its qualified
@@ -285,6 +286,7 @@ class DiscardedCall:
     function: str
     in_async: bool
     pos: Pos
+    returned: bool = False
 
 
 @dataclass(frozen=True)
@@ -422,8 +424,9 @@ class ModuleIndex:
     #: The attributes functions read of their parameters (``index_function_bodies``).
     parameter_reads: tuple[ParameterRead, ...] = ()
     #: The calls function bodies make as statements of their own, dropping what they return,
-    #: of names the module binds and of methods through ``self`` (``index_function_bodies``).
-    discarded_calls: tuple[DiscardedCall, ...] = ()
+    #: and those an ``async def`` returns, of names the module binds and of methods through
+    #: ``self`` (``index_function_bodies``).
+    unawaited_calls: tuple[UnawaitedCall, ...] = ()
     #: What function bodies read of the data store and of its collections, and the calls of
     #: them whose value they drop (``index_function_bodies``).
     store_uses: tuple[StoreUse, ...] = ()

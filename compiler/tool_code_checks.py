@@ -8,6 +8,11 @@ before anything runs, each definition for which that would fail when the tool is
 - ``skill/call-signature``: Python cannot make the call (``execute(self, input)``, a
   required extra parameter, ``condition(self, ctx)``);
 - ``skill/generator-function``: the function yields, so the call returns a generator;
+- ``skill/unawaited-coroutine``: the function is an ``async def`` that returns a coroutine
+  it did not await (``return fetch(url)``, ``fetch`` an ``async def``): the runtime awaits
+  the call once and gets that coroutine, which is no result (``execute``), no ``True`` or
+  ``False`` (``needs_approval``: approval is asked every time; ``condition()``: the tool is
+  never offered);
 - ``skill/dynamic-value``: a method assigns one of the tool's settings (``self.timeout = 5``),
   which the compiled tool, made from the class attributes, would not have;
 - ``skill/unknown-attribute``: ``execute`` (or ``needs_approval``) reads an attribute of its
@@ -37,8 +42,16 @@ from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of
 from .tool_settings import CLASS_ATTRIBUTES
 from .types import ModelRef
+from .unawaited_calls_check import calls_coroutine_function
 
 __all__ = ["ToolCodeChecks"]
+
+#: What the runtime makes of a coroutine where it expects each call's value.
+_WHAT_A_COROUTINE_DOES = {
+    EXECUTE.name: "which is no result it can send: every call fails",
+    NEEDS_APPROVAL_CALL.name: "which is neither True nor False: every call asks for approval",
+    CONDITION.name: "which is neither True nor False: the tool is never offered",
+}
 
 #: How many of the input model's fields a hint lists.
 _FIELDS_SHOWN = 12
@@ -114,6 +127,8 @@ class ToolCodeChecks:
         method = isinstance(owner, ClassSym)
         label = f"{owner.info.name}.{function.name}()" if method else f"{function.name}()"
         takes = self.generator_reported(owner.module, function, label, shape.name)
+        qualname = f"{owner.qualname}.{function.name}" if isinstance(owner, ClassSym) else function.name
+        takes &= self.awaits_what_it_returns(owner.module, qualname, function, label, shape)
         if shape is EXECUTE:
             takes &= self.result_serializable(owner.module, function, label)
         why = refusal(function, shape, method=method)
@@ -128,6 +143,31 @@ class ToolCodeChecks:
             "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
         )
         return False
+
+    def awaits_what_it_returns(
+        self, module: str, qualname: str, function: FunctionInfo, label: str, shape: CallShape
+    ) -> bool:
+        """Whether an ``async def`` the runtime calls (``qualname`` in ``module``) returns no coroutine it
+        did not await, reported where it does."""
+        if not function.is_async:
+            return True
+        awaits = True
+        for call in self.linker.modules[module].unawaited_calls:
+            if not call.returned or call.function != qualname:
+                continue
+            if not calls_coroutine_function(self.linker, module, call):
+                continue
+            shown = f"self.{call.callee}" if call.owner is not None else call.callee
+            self.linker.report(
+                "skill/unawaited-coroutine",
+                module,
+                call.pos,
+                f"{label} returns {shown}(...) without awaiting it: the runtime awaits {label} once and gets "
+                f"the coroutine {shown} makes, {_WHAT_A_COROUTINE_DOES[shape.name]}",
+                hint=f"return await {shown}(...)",
+            )
+            awaits = False
+        return awaits
 
     def call_reads_exist(self, draft: ToolDraft, model: ModelRef | None) -> None:
         """Report each attribute a tool's code reads of its input or its context that it does not have.

@@ -5,7 +5,7 @@ only when something awaits it.  A call made as a statement of its own (``save(no
 where ``await save(note)`` was meant) drops the coroutine at once: the work never
 happens, and the tool reports success all the same (Python only warns, "coroutine ...
 was never awaited", on stderr).  The index keeps such calls (``index_function_bodies``,
-in ``ModuleIndex.discarded_calls``); ``check_unawaited_calls`` reports each whose callee
+in ``ModuleIndex.unawaited_calls``); ``check_unawaited_calls`` reports each whose callee
 is surely a coroutine function as ``skill/unawaited-coroutine``, for every module the
 compiler indexed:
 
@@ -22,21 +22,27 @@ The data store's own coroutine methods (``notes.apatch(...)``) are ``data_store_
 
 from __future__ import annotations
 
-from .index_types import DiscardedCall, FunctionInfo
+from .index_types import FunctionInfo, UnawaitedCall
 from .resolve import Linker
 from .symbols import ClassSym, FunctionSym
 
-__all__ = ["check_unawaited_calls"]
+__all__ = ["calls_coroutine_function", "check_unawaited_calls"]
 
 #: The decorators that leave a method's call a coroutine function's call.
 _METHOD_KINDS = frozenset({"staticmethod", "classmethod"})
 
 
 def check_unawaited_calls(linker: Linker) -> None:
-    """Report every dropped call of a coroutine function, in every module."""
+    """Report every dropped call of a coroutine function, in every module.
+
+    (A returned one is a mistake only where the caller awaits once and uses the value:
+    ``tool_code_checks`` reports those of the functions the runtime calls.)
+    """
     overridden: dict[tuple[tuple[str, str], str], bool] = {}
     for module in sorted(linker.modules):
-        for call in linker.modules[module].discarded_calls:
+        for call in linker.modules[module].unawaited_calls:
+            if call.returned:
+                continue
             with linker.quiet():  # what looking the callee up finds is reported where it is defined
                 coroutine = _coroutine_function(linker, module, call, overridden)
             if coroutine:
@@ -49,8 +55,14 @@ def check_unawaited_calls(linker: Linker) -> None:
                 )
 
 
+def calls_coroutine_function(linker: Linker, module: str, call: UnawaitedCall) -> bool:
+    """Whether ``call``, made in ``module``, surely calls a coroutine function (see the module docstring)."""
+    with linker.quiet():
+        return _coroutine_function(linker, module, call, {})
+
+
 def _coroutine_function(
-    linker: Linker, module: str, call: DiscardedCall, overridden: dict[tuple[tuple[str, str], str], bool]
+    linker: Linker, module: str, call: UnawaitedCall, overridden: dict[tuple[tuple[str, str], str], bool]
 ) -> bool:
     """Whether the call's callee is surely a coroutine function when the call runs."""
     if call.owner is None:
@@ -120,7 +132,7 @@ def _defined_again_below(linker: Linker, cls: ClassSym, name: str) -> bool:
     return False
 
 
-def _message(call: DiscardedCall) -> str:
+def _message(call: UnawaitedCall) -> str:
     shown = f"self.{call.callee}" if call.owner is not None else call.callee
     defined = f"{call.owner}.{call.callee}" if call.owner is not None else call.callee
     return (
@@ -129,7 +141,7 @@ def _message(call: DiscardedCall) -> str:
     )
 
 
-def _hint(call: DiscardedCall) -> str:
+def _hint(call: UnawaitedCall) -> str:
     shown = f"self.{call.callee}" if call.owner is not None else call.callee
     if call.in_async:
         return f"await it (await {shown}(...)), or start it with asyncio.create_task(...) and keep the task"

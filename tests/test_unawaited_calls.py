@@ -246,3 +246,118 @@ def test_a_function_imported_from_another_module_is_looked_up_where_it_is_define
             "or run the call with asyncio.run(...) where no event loop runs"
         )
         assert found == [("skill/unawaited-coroutine", 14, 8, hint)]
+
+
+#: A tool class and a @tool function; ``{execute}`` is the class's execute, ``{more}`` more of its methods.
+RETURNING = """\
+from pydantic import BaseModel
+from skillc import Tool, tool
+
+
+class LookupInput(BaseModel):
+    order_id: str
+
+
+async def fetch(order_id):
+    return {{"order_id": order_id}}
+
+
+def plain(order_id):
+    return {{"order_id": order_id}}
+
+
+async def relay(order_id):
+    return fetch(order_id)
+
+
+class Lookup(Tool):
+    name = "lookup"
+    description = "Look up an order."
+    input_schema = LookupInput
+
+{execute}
+    async def decide(self, input):
+        return False
+{more}
+
+@tool
+async def find(order_id: str) -> dict:
+    \"\"\"Find an order.\"\"\"
+    {function}
+"""
+_EXECUTE = "    async def execute(self, input, ctx):\n        {}\n"
+
+
+@pytest.mark.parametrize(
+    ("execute", "more", "function", "expected"),
+    [
+        pytest.param(
+            _EXECUTE.format("return fetch(input.order_id)"),
+            "",
+            "return await fetch(order_id)",
+            (
+                27,
+                15,
+                "Lookup.execute() returns fetch(...) without awaiting it: the runtime awaits Lookup.execute() once "
+                "and gets the coroutine fetch makes, which is no result it can send: every call fails",
+            ),
+            id="execute",
+        ),
+        pytest.param(
+            _EXECUTE.format("return await fetch(input.order_id)"),
+            "",
+            "return fetch(order_id)",
+            (
+                36,
+                11,
+                "find() returns fetch(...) without awaiting it: the runtime awaits find() once and gets the "
+                "coroutine fetch makes, which is no result it can send: every call fails",
+            ),
+            id="tool-function",
+        ),
+        pytest.param(
+            _EXECUTE.format("return 1"),
+            "\n    async def needs_approval(self, input, ctx):\n        return self.decide(input)\n",
+            "return 1",
+            (
+                33,
+                15,
+                "Lookup.needs_approval() returns self.decide(...) without awaiting it: the runtime awaits "
+                "Lookup.needs_approval() once and gets the coroutine self.decide makes, which is neither True nor "
+                "False: every call asks for approval",
+            ),
+            id="needs-approval",
+        ),
+        pytest.param(
+            _EXECUTE.format("return 1"),
+            "\n    async def condition(self):\n        return fetch('x')\n",
+            "return 1",
+            (
+                33,
+                15,
+                "Lookup.condition() returns fetch(...) without awaiting it: the runtime awaits Lookup.condition() "
+                "once and gets the coroutine fetch makes, which is neither True nor False: the tool is never offered",
+            ),
+            id="condition",
+        ),
+        # A sync execute may return a coroutine (the runtime awaits it); a helper's caller awaits
+        # what it returns; a sync function's result is no coroutine.
+        pytest.param(
+            "    def execute(self, input, ctx):\n        return fetch(input.order_id)\n",
+            "",
+            "return plain(order_id)",
+            None,
+            id="sync-execute",
+        ),
+        pytest.param(_EXECUTE.format("return await relay(input.order_id)"), "", "return 1", None, id="helper"),
+    ],
+)
+def test_an_async_def_the_runtime_calls_must_await_the_coroutine_it_returns(
+    tmp_path: Path, execute: str, more: str, function: str, expected: tuple[int, int, str] | None
+) -> None:
+    tools = RETURNING.format(execute=execute, more=more, function=function)
+    agent = AGENT_MODULE.replace("Lookup()", "Lookup(), find").replace("import Lookup", "import Lookup, find")
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    report = compile_project(tmp_path, use_cache=False)
+    found = [(item.code, item.line, item.col, item.message) for item in report.diagnostics]
+    assert found == ([] if expected is None else [("skill/unawaited-coroutine", *expected)])
