@@ -242,7 +242,8 @@ ROWS: tuple[CheckRow, ...] = (
         "have: of its input "
         "(input.ordr_id) one that the input model has no field, attribute or method for (checked when the sources "
         "say all the model has: its bases are the project's or pydantic's, and it allows no extra fields), or of "
-        "its context (ctx.usr) one that ToolContext does not have; or a function reads one that the data store or a "
+        "its context (ctx.usr) one that ToolContext does not have, or of self one that the tool class does not have "
+        "(self.nmae); or a function reads one that the data store or a "
         "collection of it does not have (ctx.data['notes'].insert_one).  Every call that gets there raises "
         "AttributeError.",
     ),

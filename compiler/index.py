@@ -147,6 +147,7 @@ class _Indexer(DefinitionReader):
             unawaited_calls=bodies.unawaited_calls,
             coroutine_functions=bodies.coroutine_functions,
             store_uses=bodies.store_uses,
+            dynamic_instances=bodies.dynamic_instances,
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
             import_effects=find_import_effects(self.tree, self.source, self._pos),
             loop_calls=find_loop_calls(self.tree, self.source, self._pos),

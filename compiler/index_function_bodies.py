@@ -190,6 +190,7 @@ class FunctionBodies(NamedTuple):
     unawaited_calls: tuple[UnawaitedCall, ...] = ()
     coroutine_functions: tuple[str, ...] = ()
     store_uses: tuple[StoreUse, ...] = ()
+    dynamic_instances: tuple[str, ...] = ()
 
 
 def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[ast.AST], Pos]) -> FunctionBodies:
@@ -210,7 +211,8 @@ def read_function_bodies(tree: ast.Module, source: bytes, position: Callable[[as
     discarded, coroutines = _unawaited_calls(tree, walk, found)
     store_uses = tuple(_store_uses(roots, walk.bound, position)) if walk.store_reads else ()
     late_uses = _late_uses(tree, walk, roots, position)
-    return FunctionBodies(late_uses, parameter_reads, discarded, coroutines, store_uses)
+    dynamic = tuple(sorted({scope.owner for scope in roots if scope.owner is not None and _reaches_by_name(scope)}))
+    return FunctionBodies(late_uses, parameter_reads, discarded, coroutines, store_uses, dynamic)
 
 
 def _unawaited_calls(
@@ -335,6 +337,23 @@ def _scope_store_uses(
 def _arguments(arguments: ast.arguments) -> list[ast.arg]:
     every = (*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg)
     return [argument for argument in every if argument is not None]
+
+
+def _reaches_by_name(method: _Scope) -> bool:
+    """Whether a method (or a function inside it) reaches its instance's attributes by name:
+    passes ``self`` to ``setattr``, ``vars``... (``_INSPECTING``), or reads ``self.__dict__``."""
+    name = method.self_name
+    if name is None:
+        return False
+    stack = [method]
+    while stack:
+        scope = stack.pop()
+        if name in scope.inspected or any(
+            reader == name and attribute == "__dict__" for reader, attribute, _ in scope.attribute_reads
+        ):
+            return True
+        stack.extend(scope.children)
+    return False
 
 
 def _binds_again(method: _Scope, name: str) -> bool:

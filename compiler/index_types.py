@@ -427,6 +427,10 @@ class ModuleIndex:
     #: and those an ``async def`` returns, of names the module binds and of methods through
     #: ``self`` (``index_function_bodies``).
     unawaited_calls: tuple[UnawaitedCall, ...] = ()
+    #: The classes (qualified names) a method of which reaches its instance's attributes by name
+    #: (``setattr(self, ...)``, ``vars(self)``, ``self.__dict__``): what such an instance has, only
+    #: running the code tells (``index_function_bodies``).
+    dynamic_instances: tuple[str, ...] = ()
     #: What function bodies read of the data store and of its collections, and the calls of
     #: them whose value they drop (``index_function_bodies``).
     store_uses: tuple[StoreUse, ...] = ()

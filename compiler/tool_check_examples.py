@@ -439,6 +439,11 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
                 {"agent.py": agent("Lookup()"), "tools.py": _input_reads("        return ctx.usr\n")},
                 ("src/tools.py", 19, 15),
             ),
+            # The tool itself: a misspelt setting read through self.
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": _input_reads("        return self.nmae\n")},
+                ("src/tools.py", 19, 15),
+            ),
             # The data store: a collection has no insert_one (its create is meant).
             Example(
                 {

@@ -18,7 +18,10 @@ before anything runs, each definition for which that would fail when the tool is
 - ``skill/unknown-attribute``: ``execute`` (or ``needs_approval``) reads an attribute of its
   input that the input model has no field, attribute or method for (``input.ordr_id``;
   ``model_members`` says when the model is known whole), or of its context that
-  ``ToolContext`` does not have (``ctx.usr``): every call that gets there raises ``AttributeError``;
+  ``ToolContext`` does not have (``ctx.usr``); or a tool class's ``execute``,
+  ``needs_approval`` or ``condition()`` reads one of ``self`` that the tool has not
+  (``self.nmae``; ``tool_members`` says when the class is known whole): every call that
+  gets there raises ``AttributeError``;
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
   an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
   pydantic cannot make JSON: a class whose
@@ -40,6 +43,7 @@ from .model_members import model_fields, model_members
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of
+from .tool_members import tool_members
 from .tool_settings import CLASS_ATTRIBUTES
 from .types import ModelRef
 from .unawaited_calls_check import calls_coroutine_function
@@ -178,11 +182,14 @@ class ToolCodeChecks:
         one annotated ``ToolContext`` is checked.
         """
         if draft.cls is not None:
-            for name in ("execute", NEEDS_APPROVAL.name):
+            for name in ("execute", NEEDS_APPROVAL.name, CONDITION.name):
                 method = self.linker.class_method(draft.cls, name)
                 if method is None:
                     continue
                 owner, function = method
+                self._self_reads_exist(draft.cls, owner, function)
+                if name == CONDITION.name:
+                    continue
                 positional = [param.name for param in function.params[1:] if param.kind in POSITIONAL]
                 self._reads_exist(
                     owner.module,
@@ -197,6 +204,39 @@ class ToolCodeChecks:
                 param.name for param in function.params if self.linker.is_sdk(module, param.annotation, "ToolContext")
             ]
             self._reads_exist(module, function.name, f"{function.name}()", (None, None), context)
+
+    def _self_reads_exist(self, cls: ClassSym, owner: ClassSym, function: FunctionInfo) -> None:
+        """Report each attribute a method the runtime calls reads of ``self`` that an instance of the tool
+        class ``cls`` does not have (``tool_members`` says when the class is known whole)."""
+        params = function.params
+        if function.decorators or not params or params[0].kind not in POSITIONAL:
+            return
+        qualname = f"{owner.qualname}.{function.name}"
+        instance = params[0].name
+        reads = [
+            read
+            for read in self.linker.modules[owner.module].parameter_reads
+            if read.function == qualname and read.parameter == instance
+        ]
+        members = tool_members(self.linker, cls) if reads else None
+        if members is None:
+            return
+        public = sorted(name for name in members if not name.startswith("_"))
+        for read in reads:
+            if read.attribute in members:
+                continue
+            similar = difflib.get_close_matches(read.attribute, public, n=1, cutoff=0.7)
+            self.linker.report(
+                "skill/unknown-attribute",
+                owner.module,
+                read.pos,
+                f"{owner.info.name}.{function.name}() reads {instance}.{read.attribute}, but {cls.info.name} has no "
+                f"attribute {read.attribute} (neither its class nor skillc.Tool defines it, and no method sets it): "
+                "every call that gets there raises AttributeError",
+                hint=f"did you mean {instance}.{similar[0]}?"
+                if similar
+                else f"define {read.attribute} in {cls.info.name}, or set {instance}.{read.attribute} in a method",
+            )
 
     def _reads_exist(
         self, module: str, qualname: str, label: str, given: tuple[str | None, ModelRef | None], context: list[str]

@@ -106,6 +106,40 @@ COLLECTION_MEMBERS: Final = COLLECTION_COROUTINES | frozenset(
 )
 #: Where tools import the class of a collection from.
 COLLECTION_CLASSES: Final = frozenset({"skillc.runtime.data.Collection", "skillc.runtime.data.api.Collection"})
+#: What an instance of a tool class has from ``skillc.Tool`` (its class attributes, methods and the
+#: attributes its ``__init__`` sets): the compiler checks a tool's reads of ``self`` against these and
+#: the class's own (the test suite against the class).
+TOOL_MEMBERS: Final = frozenset(
+    {
+        "_check",
+        "_check_client",
+        "_declared_schemas",
+        "_skillc_settings",
+        "client",
+        "compact",
+        "condition_function",
+        "description",
+        "destructive",
+        "execute",
+        "form",
+        "idempotent",
+        "input_schema",
+        "lazy",
+        "max_output_chars",
+        "metadata",
+        "name",
+        "needs_approval",
+        "open_world",
+        "output_schema",
+        "read_only",
+        "required",
+        "retries",
+        "strict",
+        "timeout",
+        "title",
+        "voice",
+    }
+)
 ENVIRONMENTS: Final = ("sandbox", "production")
 #: The file in ``dist/`` that lists everything else, and the version of its shape: the
 #: compiler writes it, the runtime reads it.

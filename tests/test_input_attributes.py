@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from helpers import SKILL, run_command, write_project
 from pydantic import BaseModel, RootModel
+from skillc import Tool
 from skillc.compiler.api import compile_project
 from skillc.compiler.check_projects import AGENT_MODULE, LOOKUP
 from skillc.compiler.index_function_bodies import read_function_bodies
 from skillc.compiler.index_types import ParameterRead
 from skillc.compiler.schema_types import BASE_MODEL_MEMBERS
 from skillc.compiler.types import Diagnostic, Pos
-from skillc.contracts.spec import TOOL_CONTEXT_MEMBERS
+from skillc.contracts.spec import TOOL_CONTEXT_MEMBERS, TOOL_MEMBERS
 from skillc.runtime.context import ToolContext
 
 HEAD = "from pydantic import BaseModel\nfrom skillc import Tool\n\n"
@@ -218,3 +219,100 @@ def test_needs_approval_is_checked_as_execute_is(tmp_path: Path) -> None:
         (17, "Lookup.needs_approval() reads input.expres", "did you mean input.express?"),
         (17, "Lookup.needs_approval() reads ctx.usr", "did you mean ctx.user?"),
     ]
+
+
+def test_the_tool_s_members_are_those_of_the_tool_class() -> None:
+    class Minimal(Tool):
+        name = "minimal"
+
+        def execute(self, input: object, ctx: ToolContext) -> object:
+            return None
+
+    inherited = {name for name in dir(Tool) if not name.startswith("__")}
+    assert inherited | set(Tool.__annotations__) | set(vars(Minimal())) == TOOL_MEMBERS
+
+
+#: A tool class whose class body and ``execute`` body each test gives.
+SELF_TOOL = """\
+from pydantic import BaseModel
+from skillc import Tool
+
+
+class LookupInput(BaseModel):
+    order_id: str
+
+
+class Base(Tool):
+    prefix = "order "
+
+    @property
+    def label(self):
+        return self.prefix.strip()
+
+
+{decorator}class Lookup(Base{bases}):
+    name = "lookup"
+    description = "Look up an order."
+    input_schema = LookupInput
+{members}
+    def execute(self, input, ctx):
+        return {body}
+"""
+
+
+@pytest.mark.parametrize(
+    ("members", "body", "extra", "expected"),
+    [
+        pytest.param("", "self.nmae", {}, (23, 15, "did you mean self.name?"), id="misspelt-setting"),
+        pytest.param("", "self.prefx", {}, (23, 15, "did you mean self.prefix?"), id="misspelt-base-attribute"),
+        pytest.param(
+            "",
+            "self.session",
+            {},
+            (23, 15, "define session in Lookup, or set self.session in a method"),
+            id="never-set",
+        ),
+        pytest.param(
+            "\n    def condition(self):\n        return self.enabled\n",
+            "1",
+            {},
+            (23, 15, "define enabled in Lookup, or set self.enabled in a method"),
+            id="condition",
+        ),
+        # What the class, its bases, skillc.Tool and its methods give an instance.
+        pytest.param("", "(self.name, self.prefix, self.label, self.timeout, self.execute)", {}, None, id="known"),
+        pytest.param(
+            "\n    def __init__(self):\n        self.session = 1\n", "self.session", {}, None, id="set-in-init"
+        ),
+        # What only running the code would tell.
+        pytest.param(
+            "\n    def __init__(self, **given):\n        for key, value in given.items():\n"
+            "            setattr(self, key, value)\n",
+            "self.anything",
+            {},
+            None,
+            id="setattr",
+        ),
+        pytest.param(
+            "\n    def __getattr__(self, name):\n        return name\n", "self.anything", {}, None, id="getattr"
+        ),
+        pytest.param("", "self.anything", {"bases": ", Mixin", "header": "from mixins import Mixin\n"}, None, id="ext"),
+        pytest.param("", "self.anything", {"decorator": "@register\n"}, None, id="class-decorator"),
+    ],
+)
+def test_a_tool_class_reading_an_attribute_of_self_it_lacks_fails_the_compile(
+    tmp_path: Path, members: str, body: str, extra: dict[str, str], expected: tuple[int, int, str] | None
+) -> None:
+    tools = extra.get("header", "") + SELF_TOOL.format(
+        decorator=extra.get("decorator", ""), bases=extra.get("bases", ""), members=members, body=body
+    )
+    if "register" in tools:
+        tools = "def register(cls):\n    cls.anything = 1\n    return cls\n\n\n" + tools
+    files = {"tools.py": tools, "agent.py": AGENT_MODULE}
+    if "mixins" in tools:
+        files["mixins.py"] = "import collections\n\n\nclass Mixin(collections.UserDict):\n    pass\n"
+    write_project(tmp_path, files)
+    report = compile_project(tmp_path, use_cache=False)
+    found = [(item.line, item.col, item.hint) for item in report.diagnostics if item.code == "skill/unknown-attribute"]
+    assert [item for item in report.diagnostics if item.code != "skill/unknown-attribute"] == []
+    assert found == ([] if expected is None else [expected])
