@@ -12,12 +12,14 @@ it cannot read).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .index_types import Call, ClassInfo, Const, Container, Expr
 from .resolve import Linker
 from .schema_types import BASE_MODEL, BASE_MODEL_MEMBERS, ROOT_MODEL
 from .symbols import ClassSym, ExternalSym
 
-__all__ = ["model_fields", "model_members"]
+__all__ = ["instance_names", "model_fields", "model_members"]
 
 #: The external bases whose instances add nothing a project model's code could misspell.
 _PLAIN_BASES = frozenset({"builtins.object", "object", "typing.Generic"})
@@ -36,13 +38,19 @@ def model_members(linker: Linker, model: ClassSym) -> frozenset[str] | None:
         info = item.info
         if info.skipped or not _bases_resolved(linker, item) or _may_have_extra(info):
             return None
-        names.update(binding.name for binding in info.attributes)
-        names.update(method.name for method in info.methods)
-        names.update(inner.name for inner in info.classes)
-        names.update(name for name, _ in info.self_assignments)
+        names.update(instance_names(info))
         if "__getattr__" in names or "__getattribute__" in names:
             return None
     return frozenset(names)
+
+
+def instance_names(info: ClassInfo) -> Iterator[str]:
+    """What one project class gives its instances: every name its body binds (attributes, methods,
+    nested classes) and every attribute its methods assign on ``self``."""
+    yield from (binding.name for binding in info.attributes)
+    yield from (method.name for method in info.methods)
+    yield from (inner.name for inner in info.classes)
+    yield from (name for name, _ in info.self_assignments)
 
 
 def model_fields(linker: Linker, model: ClassSym) -> list[str]:

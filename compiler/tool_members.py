@@ -13,6 +13,7 @@ attributes by name (``setattr(self, ...)``: ``ModuleIndex.dynamic_instances``).
 from __future__ import annotations
 
 from ..contracts.spec import TOOL_MEMBERS
+from .model_members import instance_names
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym
 
@@ -37,10 +38,7 @@ def tool_members(linker: Linker, cls: ClassSym) -> frozenset[str] | None:
             return None
         if item.qualname in linker.modules[item.module].dynamic_instances:
             return None
-        names.update(binding.name for binding in info.attributes)
-        names.update(method.name for method in info.methods)
-        names.update(inner.name for inner in info.classes)
-        names.update(name for name, _ in info.self_assignments)
+        names.update(instance_names(info))
         if "__getattr__" in names or "__getattribute__" in names:
             return None
     return frozenset(names)
