@@ -458,6 +458,42 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/event-loop-in-thread": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # asyncio.run starts a loop in the worker thread; a lookup that may fail is caught; an
+            # async execute runs on the loop.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def execute(self, input, ctx):\n"
+                        + "        import asyncio\n"
+                        + "        try:\n            loop = asyncio.get_event_loop()\n"
+                        + "        except RuntimeError:\n            loop = None\n"
+                        + "        return asyncio.run(asyncio.sleep(0, input.order_id)), loop is None\n"
+                    ),
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import asyncio\n"
+                    + tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def execute(self, input, ctx):\n"
+                        + "        return asyncio.get_event_loop().run_until_complete(asyncio.sleep(0, 1))\n"
+                    ),
+                },
+                ("src/tools.py", 13, 15),
+            ),
+        ),
+    ),
     "skill/event-loop-at-import": CheckExamples(
         valid=(
             Example(GOOD),

@@ -205,6 +205,13 @@ ROWS: tuple[CheckRow, ...] = (
         "condition() returns such a coroutine (return fetch(url)): the runtime gets it for the value.",
     ),
     CheckRow(
+        "skill/event-loop-in-thread",
+        Severity.ERROR,
+        "A sync execute, needs_approval or condition() looks up asyncio's event loop (asyncio.get_event_loop()"
+        ".run_until_complete(...)): the runtime runs sync tool code in a worker thread, which has none, so asyncio "
+        "raises RuntimeError on every call.",
+    ),
+    CheckRow(
         "skill/event-loop-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported looks up asyncio's event loop (asyncio.get_event_loop()): "

@@ -28,7 +28,7 @@ from .index_expressions import BINARY_OPERATORS
 from .index_function_bodies import read_function_bodies
 from .index_import_effects import find_import_effects
 from .index_imports import copes_with_missing_module, import_bindings, is_type_checking, scan_imports
-from .index_loop_calls import find_loop_calls
+from .index_loop_calls import find_loop_calls, find_thread_loop_lookups
 from .index_paths import find_path_literals
 from .index_types import LIST_MUTATIONS, Call, ClassInfo, FunctionInfo, ImportBinding, ModuleIndex, ValueBinding
 from .syntax_check import NESTING_HINT, check_syntax, syntax_error, warnings_ignored
@@ -151,6 +151,7 @@ class _Indexer(DefinitionReader):
             command_line_parses=find_command_line_parses(self.tree, self.source, self._pos),
             import_effects=find_import_effects(self.tree, self.source, self._pos),
             loop_calls=find_loop_calls(self.tree, self.source, self._pos),
+            thread_loop_lookups=find_thread_loop_lookups(self.tree, self.source, self._pos),
             path_literals=find_path_literals(self.tree, self.source, self._pos),
         )
 

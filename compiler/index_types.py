@@ -449,6 +449,10 @@ class ModuleIndex:
     #: Calls in an ``async def`` that start an event loop (``asyncio.run(...)``): the name the
     #: call starts from, the call as a message shows it, and where (``index_loop_calls``).
     loop_calls: tuple[tuple[str, str, Pos], ...] = ()
+    #: Calls in a sync ``def``'s own body that look up asyncio's event loop, which a worker thread
+    #: has none of: the function's qualified name, the name the call starts from, the call as a
+    #: message shows it, and where (``index_loop_calls``).
+    thread_loop_lookups: tuple[tuple[str, str, str, Pos], ...] = ()
     #: Module-level statements that change a name's value in place, not by binding it again
     #: (``TOOLS.append(...)`` and the other ``LIST_MUTATIONS``, ``TOOLS += ...``, ``TOOLS[...] = ...``,
     #: ``del TOOLS[...]``; in branches, and in loops' bodies): the name, the statement as a message

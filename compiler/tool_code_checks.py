@@ -133,6 +133,7 @@ class ToolCodeChecks:
         takes = self.generator_reported(owner.module, function, label, shape.name)
         qualname = f"{owner.qualname}.{function.name}" if isinstance(owner, ClassSym) else function.name
         takes &= self.awaits_what_it_returns(owner.module, qualname, function, label, shape)
+        takes &= self.needs_no_loop(owner.module, qualname, function, label)
         if shape is EXECUTE:
             takes &= self.result_serializable(owner.module, function, label)
         why = refusal(function, shape, method=method)
@@ -147,6 +148,28 @@ class ToolCodeChecks:
             "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
         )
         return False
+
+    def needs_no_loop(self, module: str, qualname: str, function: FunctionInfo, label: str) -> bool:
+        """Whether a sync function the runtime runs in a worker thread (``qualname`` in ``module``) looks up
+        no event loop there, reported where it does (``index_loop_calls``)."""
+        if function.is_async:
+            return True
+        free = True
+        for where, name, shown, pos in self.linker.modules[module].thread_loop_lookups:
+            target = self.linker.imported(module, name) if where == qualname else None
+            if target not in (("asyncio", None), ("asyncio", name)):
+                continue
+            self.linker.report(
+                "skill/event-loop-in-thread",
+                module,
+                pos,
+                f"{label} calls {shown}, but the runtime runs a sync {label} in a worker thread, which has no event "
+                "loop: asyncio raises RuntimeError every time",
+                hint="run a coroutine with asyncio.run(...) (a worker thread may start a loop of its own), or make it "
+                "an async def and await it",
+            )
+            free = False
+        return free
 
     def awaits_what_it_returns(
         self, module: str, qualname: str, function: FunctionInfo, label: str, shape: CallShape

@@ -379,6 +379,7 @@ class ToolReader:
         label = f"{draft.function.name}()"
         runs &= self.code.generator_reported(draft.module, draft.function, label, "the tool")
         runs &= self.code.awaits_what_it_returns(draft.module, draft.function.name, draft.function, label, EXECUTE)
+        runs &= self.code.needs_no_loop(draft.module, draft.function.name, draft.function, label)
         runs &= self.code.result_serializable(draft.module, draft.function, label)
         runs &= decorators_keep_the_tool(linker, draft.module, draft.function)
         return draft.function.is_async, runs
