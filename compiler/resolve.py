@@ -98,6 +98,7 @@ class Linker:
         self._bindings: dict[str, dict[str, list[Binding]]] = {}
         self._mro: dict[tuple[str, str], list[ClassSym | ExternalSym]] = {}
         self._mro_active: set[tuple[str, str]] = set()
+        self._subclasses: dict[tuple[str, str], list[ClassSym]] = {}
         self._reported: set[tuple[str, str, int, int, str]] = set()
         self._quiet = 0
         #: The class bodies names are being resolved in, innermost last (``class_scope``).
@@ -468,6 +469,24 @@ class Linker:
     def is_subclass(self, cls: ClassSym, qualname: str) -> bool:
         """Whether the external class ``qualname`` is among the ancestors of ``cls``."""
         return any(isinstance(item, ExternalSym) and item.qualname == qualname for item in self.mro(cls))
+
+    def subclasses(self, cls: ClassSym) -> list[ClassSym]:
+        """The project classes (nested ones included) that derive from ``cls``, found once per compile."""
+        found = self._subclasses.get(cls.key)
+        if found is not None:
+            return found
+        found = []
+        for module in self.modules.values():
+            stack = [ClassSym(module.name, info) for info in module.classes]
+            while stack:
+                derived = stack.pop()
+                stack.extend(ClassSym(module.name, inner, derived.qualname) for inner in derived.info.classes)
+                if derived.key != cls.key and any(
+                    isinstance(item, ClassSym) and item.key == cls.key for item in self.mro(derived)[1:]
+                ):
+                    found.append(derived)
+        self._subclasses[cls.key] = found
+        return found
 
     def class_attribute(self, cls: ClassSym, name: str) -> tuple[ClassSym, ValueBinding] | None:
         """The class-level binding of ``name`` along the MRO, and the class that makes it."""

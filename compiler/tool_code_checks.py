@@ -19,9 +19,10 @@ before anything runs, each definition for which that would fail when the tool is
   input that the input model has no field, attribute or method for (``input.ordr_id``;
   ``model_members`` says when the model is known whole), or of its context that
   ``ToolContext`` does not have (``ctx.usr``); or a tool class's ``execute``,
-  ``needs_approval`` or ``condition()`` reads one of ``self`` that the tool has not
-  (``self.nmae``; ``tool_members`` says when the class is known whole): every call that
-  gets there raises ``AttributeError``;
+  ``needs_approval`` or ``condition()``, or any method of a tool class no project class
+  derives from, reads one of ``self`` that the tool has not (``self.nmae``;
+  ``tool_members`` says when the class is known whole): every call that gets there raises
+  ``AttributeError``;
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
   an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
   pydantic cannot make JSON: a class whose
@@ -205,14 +206,21 @@ class ToolCodeChecks:
         one annotated ``ToolContext`` is checked.
         """
         if draft.cls is not None:
-            for name in ("execute", NEEDS_APPROVAL.name, CONDITION.name):
+            # The methods the runtime calls; and, when no project class derives from the tool's,
+            # every method of its own, whose self is then always an instance of it.
+            names = (EXECUTE.name, NEEDS_APPROVAL.name, CONDITION.name)
+            called = [self.linker.class_method(draft.cls, name) for name in names]
+            own = [] if self.linker.subclasses(draft.cls) else [(draft.cls, item) for item in draft.cls.info.methods]
+            seen: set[tuple[tuple[str, str], str]] = set()
+            for owner, function in [*(item for item in called if item is not None), *own]:
+                if (owner.key, function.name) not in seen:
+                    seen.add((owner.key, function.name))
+                    self._self_reads_exist(draft.cls, owner, function)
+            for name in ("execute", NEEDS_APPROVAL.name):
                 method = self.linker.class_method(draft.cls, name)
                 if method is None:
                     continue
                 owner, function = method
-                self._self_reads_exist(draft.cls, owner, function)
-                if name == CONDITION.name:
-                    continue
                 positional = [param.name for param in function.params[1:] if param.kind in POSITIONAL]
                 self._reads_exist(
                     owner.module,
@@ -229,8 +237,8 @@ class ToolCodeChecks:
             self._reads_exist(module, function.name, f"{function.name}()", (None, None), context)
 
     def _self_reads_exist(self, cls: ClassSym, owner: ClassSym, function: FunctionInfo) -> None:
-        """Report each attribute a method the runtime calls reads of ``self`` that an instance of the tool
-        class ``cls`` does not have (``tool_members`` says when the class is known whole)."""
+        """Report each attribute a method of the tool class ``cls`` (``owner`` defines it) reads of ``self``
+        that an instance of ``cls`` does not have (``tool_members`` says when the class is known whole)."""
         params = function.params
         if function.decorators or not params or params[0].kind not in POSITIONAL:
             return

@@ -114,21 +114,13 @@ def _makes_coroutine(method: FunctionInfo) -> bool:
 
 def _defined_again_below(linker: Linker, cls: ClassSym, name: str) -> bool:
     """Whether a project class deriving from ``cls`` (nested ones included) may bind ``name`` itself."""
-    for module in linker.modules.values():
-        stack = [ClassSym(module.name, info) for info in module.classes]
-        while stack:
-            derived = stack.pop()
-            info = derived.info
-            stack.extend(ClassSym(module.name, inner, derived.qualname) for inner in info.classes)
-            if derived.key == cls.key:
-                continue
-            if not any(isinstance(item, ClassSym) and item.key == cls.key for item in linker.mro(derived)[1:]):
-                continue
-            binds = info.method(name) is not None or info.attribute(name) is not None
-            if binds or info.nested_class(name) is not None or info.skipped:
-                return True
-            if any(item == name for item, _ in info.self_assignments):
-                return True
+    for derived in linker.subclasses(cls):
+        info = derived.info
+        binds = info.method(name) is not None or info.attribute(name) is not None
+        if binds or info.nested_class(name) is not None or info.skipped:
+            return True
+        if any(item == name for item, _ in info.self_assignments):
+            return True
     return False
 
 

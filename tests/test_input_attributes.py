@@ -298,6 +298,21 @@ class Base(Tool):
         ),
         pytest.param("", "self.anything", {"bases": ", Mixin", "header": "from mixins import Mixin\n"}, None, id="ext"),
         pytest.param("", "self.anything", {"decorator": "@register\n"}, None, id="class-decorator"),
+        # A helper method execute calls: its self is an instance of the tool while no class derives from it.
+        pytest.param(
+            "\n    host = 'x'\n\n    def base_url(self):\n        return self.hosst\n",
+            "self.base_url()",
+            {},
+            (25, 15, "did you mean self.host?"),
+            id="helper-method",
+        ),
+        pytest.param(
+            "\n    host = 'x'\n\n    def base_url(self):\n        return self.hosst\n",
+            "self.base_url()",
+            {"derived": "\n\nclass Other(Lookup):\n    hosst = 'y'\n"},
+            None,
+            id="helper-method-of-a-derived-class",
+        ),
     ],
 )
 def test_a_tool_class_reading_an_attribute_of_self_it_lacks_fails_the_compile(
@@ -306,6 +321,7 @@ def test_a_tool_class_reading_an_attribute_of_self_it_lacks_fails_the_compile(
     tools = extra.get("header", "") + SELF_TOOL.format(
         decorator=extra.get("decorator", ""), bases=extra.get("bases", ""), members=members, body=body
     )
+    tools += extra.get("derived", "")
     if "register" in tools:
         tools = "def register(cls):\n    cls.anything = 1\n    return cls\n\n\n" + tools
     files = {"tools.py": tools, "agent.py": AGENT_MODULE}
