@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from .index_types import ClassInfo, Expr, FunctionInfo, ImportBinding, ModuleIndex, Ref, ValueBinding
+from .index_types import ClassInfo, Expr, FunctionInfo, ImportBinding, ModuleIndex, Ref, Subscript, ValueBinding
 from .symbols import ClassSym, ExternalSym, FunctionSym, ModuleSym, Symbol, UnknownSym, ValueSym, canonical
 from .types import Config, Finding, Pos
 
@@ -98,7 +98,7 @@ class Linker:
         self._bindings: dict[str, dict[str, list[Binding]]] = {}
         self._mro: dict[tuple[str, str], list[ClassSym | ExternalSym]] = {}
         self._mro_active: set[tuple[str, str]] = set()
-        self._subclasses: dict[tuple[str, str], list[ClassSym]] = {}
+        self._by_base_name: dict[str | None, list[ClassSym]] | None = None
         self._reported: set[tuple[str, str, int, int, str]] = set()
         self._quiet = 0
         #: The class bodies names are being resolved in, innermost last (``class_scope``).
@@ -470,23 +470,34 @@ class Linker:
         """Whether the external class ``qualname`` is among the ancestors of ``cls``."""
         return any(isinstance(item, ExternalSym) and item.qualname == qualname for item in self.mro(cls))
 
-    def subclasses(self, cls: ClassSym) -> list[ClassSym]:
-        """The project classes (nested ones included) that derive from ``cls``, found once per compile."""
-        found = self._subclasses.get(cls.key)
-        if found is not None:
-            return found
-        found = []
-        for module in self.modules.values():
-            stack = [ClassSym(module.name, info) for info in module.classes]
-            while stack:
-                derived = stack.pop()
-                stack.extend(ClassSym(module.name, inner, derived.qualname) for inner in derived.info.classes)
-                if derived.key != cls.key and any(
-                    isinstance(item, ClassSym) and item.key == cls.key for item in self.mro(derived)[1:]
-                ):
+    def possible_subclasses(self, cls: ClassSym) -> list[ClassSym]:
+        """Every project class (nested ones included) that may derive from ``cls``: whose bases name
+        it (by its last dotted part), or name such a class, or cannot be named (``make_base()``).
+
+        Judged by the names written, resolving nothing (no MRO is made, nothing reported): it
+        holds every class that derives from ``cls``, and maybe more.
+        """
+        if self._by_base_name is None:
+            by_name: dict[str | None, list[ClassSym]] = {}
+            for module in self.modules.values():
+                stack = [ClassSym(module.name, info) for info in module.classes]
+                while stack:
+                    derived = stack.pop()
+                    stack.extend(ClassSym(module.name, inner, derived.qualname) for inner in derived.info.classes)
+                    for base in derived.info.bases:
+                        named = base.value if isinstance(base, Subscript) else base
+                        last = named.dotted.rsplit(".", 1)[-1] if isinstance(named, Ref) else None
+                        by_name.setdefault(last, []).append(derived)
+            self._by_base_name = by_name
+        found = list(self._by_base_name.get(None, []))  # a base no name says: any class may be it
+        names, seen = [cls.info.name], {cls.key}
+        while names:
+            for derived in self._by_base_name.get(names.pop(), []):
+                if derived.key not in seen:
+                    seen.add(derived.key)
                     found.append(derived)
-        self._subclasses[cls.key] = found
-        return found
+                    names.append(derived.info.name)
+        return [derived for derived in found if derived.key != cls.key]
 
     def class_attribute(self, cls: ClassSym, name: str) -> tuple[ClassSym, ValueBinding] | None:
         """The class-level binding of ``name`` along the MRO, and the class that makes it."""

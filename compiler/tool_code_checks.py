@@ -206,11 +206,15 @@ class ToolCodeChecks:
         one annotated ``ToolContext`` is checked.
         """
         if draft.cls is not None:
-            # The methods the runtime calls; and, when no project class derives from the tool's,
+            # The methods the runtime calls; and, when no project class may derive from the tool's,
             # every method of its own, whose self is then always an instance of it.
             names = (EXECUTE.name, NEEDS_APPROVAL.name, CONDITION.name)
             called = [self.linker.class_method(draft.cls, name) for name in names]
-            own = [] if self.linker.subclasses(draft.cls) else [(draft.cls, item) for item in draft.cls.info.methods]
+            own = (
+                []
+                if self.linker.possible_subclasses(draft.cls)
+                else [(draft.cls, item) for item in draft.cls.info.methods]
+            )
             seen: set[tuple[tuple[str, str], str]] = set()
             for owner, function in [*(item for item in called if item is not None), *own]:
                 if (owner.key, function.name) not in seen:

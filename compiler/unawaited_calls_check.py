@@ -113,8 +113,8 @@ def _makes_coroutine(method: FunctionInfo) -> bool:
 
 
 def _defined_again_below(linker: Linker, cls: ClassSym, name: str) -> bool:
-    """Whether a project class deriving from ``cls`` (nested ones included) may bind ``name`` itself."""
-    for derived in linker.subclasses(cls):
+    """Whether a project class that may derive from ``cls`` (nested ones included) may bind ``name`` itself."""
+    for derived in linker.possible_subclasses(cls):
         info = derived.info
         binds = info.method(name) is not None or info.attribute(name) is not None
         if binds or info.nested_class(name) is not None or info.skipped:
