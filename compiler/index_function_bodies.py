@@ -224,10 +224,10 @@ def _unawaited_calls(
     A name the module binds in ways no walk follows (a ``global`` declaration, ``globals()``,
     ``exec``...) is neither: what it stands for when the call runs is not known.
     """
-    plain = [name for name in walk.coroutine_defs if walk.bindings[name] == 1]
+    plain = [name for name in walk.coroutine_defs if walk.bound_once(name)]
     # A name called is looked up further only if it may be a coroutine function: one of the
     # module's, or one it imports by name from another module.
-    callees = {*plain, *walk.imported_names}
+    callees = {*plain, *walk.imported_names()} if any(call.owner is None for call in found) else set()
     calls = [call for call in found if call.owner is not None or call.callee in callees]
     if not plain and all(call.owner is not None for call in calls):
         return tuple(calls), ()  # a method's binding is its class's: the linker looks it up
@@ -247,6 +247,8 @@ def _scope_discarded(
     stack: list[tuple[_Scope, frozenset[str], tuple[str, str] | None]] = [(root, outer, None)]
     while stack:
         scope, visible, instance = stack.pop()
+        if not (scope.discarded or scope.returned or scope.children):
+            continue  # the commonest: nothing to look at here, nor further down
         if scope.self_name is not None and scope.owner is not None:
             instance = None if _binds_again(scope, scope.self_name) else (scope.self_name, scope.owner)
         elif instance is not None and (instance[0] in scope.stores or instance[0] in scope.declared_global):
@@ -348,9 +350,7 @@ def _reaches_by_name(method: _Scope) -> bool:
     stack = [method]
     while stack:
         scope = stack.pop()
-        if name in scope.inspected or any(
-            reader == name and attribute == "__dict__" for reader, attribute, _ in scope.attribute_reads
-        ):
+        if name in scope.inspected:  # self.__dict__ counts as vars(self)
             return True
         stack.extend(scope.children)
     return False
@@ -491,13 +491,11 @@ class _Walk:
         #: A star import binds names no walk sees.
         self.star_import = False
         #: Names the module's statements bind (``_bind``): never more than the import binds;
-        #: and how many statements bind each.
+        #: and those statements.
         self.bound: set[str] = set()
-        self.bindings: dict[str, int] = {}
+        self.statements: list[ast.stmt] = []
         #: The module-level ``async def`` functions without decorators whose bodies do not yield.
         self.coroutine_defs: list[str] = []
-        #: The names module-level ``from ... import`` statements bind.
-        self.imported_names: set[str] = set()
         #: The names read in the body of a ``try`` that catches ``NameError`` by name: code that
         #: asks whether they exist, and may then read them anywhere.
         self.probed: set[str] = set()
@@ -547,14 +545,38 @@ class _Walk:
         return roots
 
     def _bind(self, node: ast.stmt) -> None:
-        """Add to ``bound`` (and count in ``bindings``) what a module-level statement binds by itself,
-        reading no expression: a quick part of what ``_ModuleBindings`` finds (a walrus or a
-        comprehension is left to it)."""
-        for name in _statement_names(node):
-            self.bound.add(name)
-            self.bindings[name] = self.bindings.get(name, 0) + 1
-        if isinstance(node, ast.ImportFrom):
-            self.imported_names.update(alias.asname or alias.name for alias in node.names)
+        """Add to ``bound`` what a module-level statement binds by itself, reading no expression:
+        a quick part of what ``_ModuleBindings`` finds (a walrus or a comprehension is left to it).
+        (Written out: it runs for every statement of every module.)"""
+        self.statements.append(node)
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            self.bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self.bound.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                self.bound.update(_target_names(target))
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+            self.bound.update(_target_names(node.target))
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self.bound.update(_target_names(item.optional_vars))
+        elif isinstance(node, ast.Try | ast.TryStar):
+            self.bound.update(handler.name for handler in node.handlers if handler.name is not None)
+
+    def imported_names(self) -> set[str]:
+        """The names the module-level ``from ... import`` statements ``_bind`` saw bind."""
+        return {
+            alias.asname or alias.name
+            for node in self.statements
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+
+    def bound_once(self, name: str) -> bool:
+        """Whether exactly one of the statements ``_bind`` saw binds ``name``."""
+        return sum(name in _statement_names(node) for node in self.statements) == 1
 
     def _lambdas_at_import(self, nodes: Sequence[ast.AST], prefix: str, roots: list[_Scope]) -> None:
         """The lambdas in expressions that run at import; those inside a comprehension see its variables."""
@@ -627,7 +649,24 @@ class _Walk:
             elif kind not in _SPECIAL:  # the commonest: an expression or statement that binds nothing itself
                 if kind is not ast.Constant:
                     stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
-            elif isinstance(node, ast.Expr):
+            elif isinstance(node, ast.Attribute):
+                if isinstance(node.value, ast.Name):
+                    if type(node.ctx) is ast.Load:
+                        current.attribute_reads.append((node.value.id, node.attr, node))
+                        if node.attr == "__dict__":  # its attributes reached by name, as vars() does
+                            current.inspected.add(node.value.id)
+                    else:
+                        current.attribute_stores.add((node.value.id, node.attr))
+                elif self.store_reads and runs and type(node.ctx) is ast.Load and data_chain(node.value) is not None:
+                    current.chain_reads.append(node)
+                stack.append((node.value, current, runs))
+            elif isinstance(node, ast.Call):
+                function, arguments = node.func, node.args
+                if isinstance(function, ast.Name) and function.id in _INSPECTING and arguments:
+                    if isinstance(arguments[0], ast.Name):
+                        current.inspected.add(arguments[0].id)
+                stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
+            elif isinstance(node, ast.Expr):  # after the commonest two: a statement, met less often
                 value = node.value
                 if runs and type(value) is ast.Call:
                     current.discarded.append(value)
@@ -641,21 +680,6 @@ class _Walk:
                 current.home.yields = True
                 if node.value is not None:
                     stack.append((node.value, current, runs))
-            elif isinstance(node, ast.Attribute):
-                if isinstance(node.value, ast.Name):
-                    if type(node.ctx) is ast.Load:
-                        current.attribute_reads.append((node.value.id, node.attr, node))
-                    else:
-                        current.attribute_stores.add((node.value.id, node.attr))
-                elif self.store_reads and runs and type(node.ctx) is ast.Load and data_chain(node.value) is not None:
-                    current.chain_reads.append(node)
-                stack.append((node.value, current, runs))
-            elif isinstance(node, ast.Call):
-                function, arguments = node.func, node.args
-                if isinstance(function, ast.Name) and function.id in _INSPECTING and arguments:
-                    if isinstance(arguments[0], ast.Name):
-                        current.inspected.add(arguments[0].id)
-                stack.extend((child, current, runs) for child in reversed(list(ast.iter_child_nodes(node))))
             elif isinstance(node, _FUNCTIONS):
                 current.stores.add(node.name)
                 stack.extend((part, current, runs) for part in reversed(self._def_time(node)))
