@@ -76,7 +76,11 @@ def check_store_uses(linker: Linker) -> None:
                 )
             elif use.dropped and use.attribute in (DATA_STORE_COROUTINES if store else COLLECTION_COROUTINES):
                 linker.report(
-                    "skill/unawaited-coroutine", module, use.pos, _dropped_message(use), hint=_dropped_hint(use)
+                    "skill/unawaited-coroutine",
+                    module,
+                    use.pos,
+                    _dropped_message(use),
+                    hint=_dropped_hint(use, members),
                 )
 
 
@@ -138,10 +142,10 @@ def _unknown_message(use: StoreUse) -> str:
 
 
 def _unknown_hint(use: StoreUse, members: frozenset[str]) -> str:
-    asynchronous = use.attribute.startswith("a") and use.attribute[1:] in _OTHER_NAMES
-    meant = _OTHER_NAMES.get(use.attribute) or (
-        "a" + _OTHER_NAMES[use.attribute[1:]] if asynchronous and use.source != "store" else None
-    )
+    attribute = use.attribute
+    meant = _OTHER_NAMES.get(attribute)
+    if meant is None and attribute.startswith("a") and attribute[1:] in _OTHER_NAMES:
+        meant = "a" + _OTHER_NAMES[attribute[1:]]  # an async one: ainsert_one is acreate
     if meant is None or meant not in members:
         similar = difflib.get_close_matches(use.attribute, sorted(members), n=1, cutoff=0.7)
         meant = similar[0] if similar else None
@@ -161,11 +165,11 @@ def _dropped_message(use: StoreUse) -> str:
     )
 
 
-def _dropped_hint(use: StoreUse) -> str:
+def _dropped_hint(use: StoreUse, members: frozenset[str]) -> str:
     shown = f"{use.receiver}.{use.attribute}"
     if use.in_async:
         return f"await it (await {shown}(...))"
-    sync = use.attribute[1:] if use.attribute in COLLECTION_COROUTINES or use.attribute == "acollections" else None
-    if sync is not None:
+    sync = use.attribute[1:]  # acreate's sync twin is create; in_thread has none
+    if sync in members:
         return f"{use.function} is not an async def: call {use.receiver}.{sync}(...), which does the same, instead"
     return f"{use.function} is not an async def, so it cannot await {shown}: make it one and await the call"

@@ -10,19 +10,25 @@ from __future__ import annotations
 
 from .resolve import Linker
 
-__all__ = ["check_loop_calls"]
+__all__ = ["check_loop_calls", "names_asyncio"]
 
 
-def _is_asyncio(linker: Linker, module: str, name: str) -> bool:
-    """Whether ``name`` is the module ``asyncio`` (``import asyncio [as aio]``), or ``asyncio.run`` (``from asyncio import run``)."""
-    return linker.imported(module, name) == (("asyncio", "run") if name == "run" else ("asyncio", None))
+def names_asyncio(linker: Linker, module: str, name: str, members: frozenset[str]) -> bool:
+    """Whether ``name`` is, in ``module``, the module ``asyncio`` (``import asyncio [as aio]``), or one
+    of its ``members`` imported by that name (``from asyncio import run``)."""
+    target = linker.imported(module, name)
+    return target == ("asyncio", None) or (name in members and target == ("asyncio", name))
+
+
+#: The member of ``asyncio`` a loop-starting call may start from by its own name (``run(...)``).
+_RUN = frozenset({"run"})
 
 
 def check_loop_calls(linker: Linker) -> None:
     """Report every loop-starting call in an ``async def`` of every module."""
     for module in sorted(linker.modules):
         for name, shown, pos in linker.modules[module].loop_calls:
-            if _is_asyncio(linker, module, name):
+            if names_asyncio(linker, module, name, _RUN):
                 linker.report(
                     "skill/nested-event-loop",
                     module,

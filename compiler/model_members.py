@@ -19,7 +19,7 @@ from .resolve import Linker
 from .schema_types import BASE_MODEL, BASE_MODEL_MEMBERS, ROOT_MODEL
 from .symbols import ClassSym, ExternalSym
 
-__all__ = ["instance_names", "model_fields", "model_members"]
+__all__ = ["bases_resolved", "instance_names", "model_fields", "model_members"]
 
 #: The external bases whose instances add nothing a project model's code could misspell.
 _PLAIN_BASES = frozenset({"builtins.object", "object", "typing.Generic"})
@@ -36,7 +36,7 @@ def model_members(linker: Linker, model: ClassSym) -> frozenset[str] | None:
                 return None
             continue
         info = item.info
-        if info.skipped or not _bases_resolved(linker, item) or _may_have_extra(info):
+        if info.skipped or not bases_resolved(linker, item) or _may_have_extra(info):
             return None
         names.update(instance_names(info))
         if "__getattr__" in names or "__getattribute__" in names:
@@ -64,7 +64,8 @@ def model_fields(linker: Linker, model: ClassSym) -> list[str]:
     return fields
 
 
-def _bases_resolved(linker: Linker, cls: ClassSym) -> bool:
+def bases_resolved(linker: Linker, cls: ClassSym) -> bool:
+    """Whether every base ``cls`` is written with resolves to a class, of the project or from outside it."""
     return all(isinstance(linker.resolve_base(cls, base), ClassSym | ExternalSym) for base in cls.info.bases)
 
 

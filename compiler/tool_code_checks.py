@@ -39,7 +39,9 @@ import difflib
 from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
 from ..contracts.spec import TOOL_CONTEXT_MEMBERS
 from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, POSITIONAL, CallShape, refusal
+from .index_loop_calls import LOOP_GETTERS
 from .index_types import BinOp, Expr, FunctionInfo, Ref, Subscript
+from .loop_calls_check import names_asyncio
 from .model_members import model_fields, model_members
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym, FunctionSym
@@ -157,8 +159,7 @@ class ToolCodeChecks:
             return True
         free = True
         for where, name, shown, pos in self.linker.modules[module].thread_loop_lookups:
-            target = self.linker.imported(module, name) if where == qualname else None
-            if target not in (("asyncio", None), ("asyncio", name)):
+            if where != qualname or not names_asyncio(self.linker, module, name, LOOP_GETTERS):
                 continue
             self.linker.report(
                 "skill/event-loop-in-thread",

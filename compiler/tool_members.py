@@ -13,7 +13,7 @@ attributes by name (``setattr(self, ...)``: ``ModuleIndex.dynamic_instances``).
 from __future__ import annotations
 
 from ..contracts.spec import TOOL_MEMBERS
-from .model_members import instance_names
+from .model_members import bases_resolved, instance_names
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym
 
@@ -34,7 +34,7 @@ def tool_members(linker: Linker, cls: ClassSym) -> frozenset[str] | None:
         info = item.info
         if info.skipped or info.decorators or info.keywords:
             return None
-        if not all(isinstance(linker.resolve_base(item, base), ClassSym | ExternalSym) for base in info.bases):
+        if not bases_resolved(linker, item):
             return None
         if item.qualname in linker.modules[item.module].dynamic_instances:
             return None
