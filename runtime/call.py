@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import threading
 import time
 from collections.abc import Callable, Collection, Coroutine
 from typing import Any, Final, NoReturn, TypeAlias, cast
@@ -147,6 +148,7 @@ class _Call(Running):
     """
 
     __slots__ = (
+        "_dropped",
         "approver",
         "arguments",
         "attempts",
@@ -184,6 +186,53 @@ class _Call(Running):
         self.client = client
         self.max_output_bytes = max_output_bytes
         self.attempts = 0
+        #: The call answers for the code it runs (``unawaited``).
+        self.owner = self
+        #: What ``dropped`` heard while the call runs (``None``: nothing); ``_ENDED`` once it has its result.
+        self._dropped: list[str] | None = None
+
+    def dropped(self, what: str) -> None:
+        """``running.Owner.dropped``: the call's code let go of a coroutine unawaited, ``what``.
+
+        Heard while the call runs, it fails the call (``_unawaited``); after (in a task the
+        code started), it can only be logged.
+        """
+        with _DROPS_HELD:
+            dropped = self._dropped
+            if dropped is None:
+                self._dropped = [what]
+                return
+            if dropped is not _ENDED:
+                dropped.append(what)
+                return
+        logger.warning(
+            "tool %r (call %s), after its result, made a coroutine that nothing awaited, so none of its body ran: %s",
+            self.name,
+            self.call_id,
+            what,
+        )
+
+    def _unawaited(self, error_type: ErrorType | None, output: str) -> tuple[ErrorType, str]:
+        """The call's result when its code dropped coroutines unawaited: an error, since part of its work never ran.
+
+        Each is logged; an error the call had already stays its result.
+        """
+        with _DROPS_HELD:
+            dropped, self._dropped = self._dropped or [], _ENDED
+        for what in dropped:
+            logger.warning(
+                "tool %r (call %s) made a coroutine that nothing awaited, so none of its body ran: %s",
+                self.name,
+                self.call_id,
+                what,
+            )
+        if error_type is not None:
+            return error_type, output
+        more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
+        return "execution", (
+            "The tool failed: its code made a coroutine that nothing awaited, so part of its work never ran: "
+            f"{dropped[0]}{more}. Its result was not sent."
+        )
 
     def _unknown(self) -> NoReturn:
         names = sorted(self.offered) if self.offered is not None else list(self.store.tool_names)
@@ -256,6 +305,10 @@ class _Call(Running):
         finally:
             if guard is not None:
                 guard.close()
+        if self._dropped is None:
+            self._dropped = _ENDED
+        else:
+            error_type, output = self._unawaited(error_type, output)
         # In milliseconds, to the microsecond (what round(..., 3) gives, at a fifth of its cost).
         duration = (_clock_ns() - started + 500) // 1000 / 1000
         if logger.isEnabledFor(logging.DEBUG):
@@ -544,6 +597,12 @@ class _Call(Running):
         if error is None:
             refuse("timeout", f"The tool did not finish within {timeout:g} s{after}.")
         refuse("execution", f"The tool failed{after}: {describe_exception(error)}")
+
+
+#: ``_Call._dropped`` once the call has its result.
+_ENDED: Final[list[str]] = []
+#: Held while a call's dropped coroutines are noted or read (a sync tool's thread and its tasks may both drop one).
+_DROPS_HELD: Final = threading.Lock()
 
 
 def _serialization_timed_out(timeout: float) -> NoReturn:

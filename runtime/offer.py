@@ -40,6 +40,7 @@ from .imports import ImportScope
 from .running import Running
 from .serialize import describe_exception
 from .store import DistStore, LoadError
+from .unawaited import Drops
 from .workers import invoke
 
 __all__ = ["Hidden", "Kind", "Offer", "OfferedSkill", "OfferedTool", "build_offer"]
@@ -227,7 +228,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
         return _Hiding(f"loading its code took longer than {timeout:g} s", late=True)
     if condition is None:
         return None
-    printed = Capture()
+    printed, drops = Capture(), Drops()
     function, run = _tracked(store, item, condition)
     try:
         outcome = await invoke(
@@ -235,7 +236,7 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
             function,
             asynchronous=inspect.iscoroutinefunction(condition),
             timeout=max(0.0, deadline - loop.time()),
-            running=Running(scope, context, printed),
+            running=Running(scope, context, printed, drops),
             label=f"the condition of {kind} {name!r}",
         )
     finally:
@@ -246,6 +247,9 @@ async def _why_hidden(store: DistStore, item: _Item, context: ToolContext, timeo
         return _Hiding(f"its condition() did not return within {timeout:g} s", late=True)
     if outcome.error is not None:
         return _Hiding(f"its condition() raised {describe_exception(outcome.error)}")
+    if drops.heard:  # its answer left work undone: fail closed
+        more = f" (and {len(drops.heard) - 1} more)" if len(drops.heard) > 1 else ""
+        return _Hiding(f"its condition() made a coroutine that nothing awaited: {drops.heard[0]}{more}")
     if outcome.value is True:
         return None
     if outcome.value is False:

@@ -7,7 +7,9 @@ condition, validators, ``execute``, serializers, an approver, a bundle's import)
   for code that is no tool's;
 - ``context``: the ``ToolContext`` that ``ToolContext.current()`` returns (``context``);
 - ``capture``: the ``Capture`` that receives what the code prints (``capture``), or
-  ``None`` for the real streams.
+  ``None`` for the real streams;
+- ``owner``: the call the code runs for, told of the coroutines the code makes and drops
+  without awaiting (``unawaited``), or ``None`` for code that no call answers for.
 
 One variable rather than one per fact: a context variable costs an allocation each
 time it is set and again when it is reset, and the call path sets these around every
@@ -22,7 +24,7 @@ from __future__ import annotations
 from contextvars import ContextVar, Token
 from typing import Final, Protocol
 
-__all__ = ["KEEP", "NOTHING", "Printed", "Running", "now", "replaced", "start", "stop"]
+__all__ = ["KEEP", "NOTHING", "Owner", "Printed", "Running", "now", "replaced", "start", "stop"]
 
 
 class _Keep:
@@ -46,20 +48,28 @@ class Printed(Protocol):
         """Everything kept so far."""
 
 
+class Owner(Protocol):
+    """The call that answers for the code running: a ``call._Call``."""
+
+    def dropped(self, what: str) -> None:
+        """The code made a coroutine and let go of it unawaited: ``what`` says which, and where."""
+
+
 class Running:
-    """Whose code runs, for which context, printing where (see the module).
+    """Whose code runs, for which context, printing where, for which call (see the module).
 
     The scope and the context are typed loosely (``imports.ImportScope``,
     ``context.ToolContext``): the modules that read them import this one, so this one
     cannot import them; each checks the type of what it reads.
     """
 
-    __slots__ = ("capture", "context", "scope")
+    __slots__ = ("capture", "context", "owner", "scope")
 
-    def __init__(self, scope: object, context: object, capture: Printed | None) -> None:
+    def __init__(self, scope: object, context: object, capture: Printed | None, owner: Owner | None = None) -> None:
         self.scope = scope
         self.context = context
         self.capture = capture
+        self.owner = owner
 
     def replacing(
         self,
@@ -68,11 +78,12 @@ class Running:
         context: object = KEEP,
         capture: Printed | None | _Keep = KEEP,
     ) -> Running:
-        """A record like this one with the fields given changed (``KEEP`` keeps one)."""
+        """A record like this one with the fields given changed (``KEEP`` keeps one), for the same owner."""
         return Running(
             self.scope if isinstance(scope, _Keep) else scope,
             self.context if isinstance(context, _Keep) else context,
             self.capture if isinstance(capture, _Keep) else capture,
+            self.owner,
         )
 
 

@@ -35,6 +35,7 @@ from .json_edges import takes_floats
 from .ownjson import read_json
 from .sdk import FunctionTool, Tool, settings_of
 from .serialize import describe_exception
+from .unawaited import watch
 from .workers import DEFAULT_WORKERS, Work, WorkerPool, wait_done
 
 __all__ = ["DistStore", "LoadError", "LoadedTool"]
@@ -114,6 +115,7 @@ class DistStore:
         self._condition_scopes: dict[str, ImportScope] = {}
         self._closed = False
         self._finalizer = weakref.finalize(self, self.pool.close, self._space.flush_files)
+        watch()  # before any of its code runs: a coroutine it drops unawaited fails the call (``unawaited``)
 
     def close(self) -> None:
         """Let the worker threads end, and flush the files the tools' modules hold (``ModuleSpace.flush_files``).
