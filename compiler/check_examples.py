@@ -787,7 +787,16 @@ EXAMPLES: dict[str, CheckExamples] = {
     "skill/unreadable-file": CheckExamples(valid=(Example(GOOD),)),
     "skill/internal-error": CheckExamples(valid=(Example(GOOD),)),
     "skill/unreachable-tool": CheckExamples(
-        valid=(Example(GOOD),),
+        valid=(
+            Example(GOOD),
+            # A base tool class is reached through the registered classes that derive from it.
+            Example(
+                {
+                    "agent.py": agent("Petstore()", "from tools import Petstore"),
+                    "tools.py": LOOKUP + '\n\nclass Petstore(Lookup):\n    name = "petstore"\n',
+                }
+            ),
+        ),
         invalid=(
             Example(
                 {

@@ -93,7 +93,8 @@ ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "skill/tool-is-model",
         Severity.ERROR,
-        "A tool class also derives from pydantic's BaseModel, which cannot be loaded as a tool.",
+        "A tool class also derives from pydantic's BaseModel: its settings become fields (unannotated ones "
+        "are refused at import) and its __init__ replaces Tool's.",
     ),
     CheckRow(
         "skill/constructor-args-invalid",
@@ -253,6 +254,13 @@ ROWS: tuple[CheckRow, ...] = (
         "(self.nmae); or a function reads one that the data store or a "
         "collection of it does not have (ctx.data['notes'].insert_one).  Every call that gets there raises "
         "AttributeError.",
+    ),
+    CheckRow(
+        "skill/input-type",
+        Severity.ERROR,
+        "execute or needs_approval of a tool class annotates its input with a type the runtime never passes "
+        "there (a str, as a LangChain _run takes a field; dict with an input model; another project class): it "
+        "passes the input model's instance, or the arguments' dict without one.",
     ),
     CheckRow(
         "skill/unserializable-result",

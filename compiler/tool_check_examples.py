@@ -215,6 +215,39 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/input-type": CheckExamples(
+        valid=(
+            Example(GOOD),
+            Example(_lookup("    def execute(self, input: LookupInput, ctx):\n        return 1\n")),
+            Example(_lookup("    def execute(self, input: LookupInput | None, ctx):\n        return 1\n")),
+            Example(_lookup("    def execute(self, input: BaseModel, ctx):\n        return 1\n")),
+            Example(_lookup("    def execute(self, input: object, ctx):\n        return 1\n")),
+            Example(_lookup('    def execute(self, input: "str", ctx):\n        return 1\n')),
+        ),
+        invalid=(
+            # LangChain's _run(self, order_id: str) takes the fields one by one.
+            Example(
+                _lookup("    def execute(self, order_id: str, ctx):\n        return 1\n"), ("src/tools.py", 11, 22)
+            ),
+            Example(
+                {
+                    "agent.py": agent("Lookup()"),
+                    "tools.py": tool_class(
+                        '    name = "lookup"\n'
+                        + SETTINGS
+                        + "    def execute(self, text: Optional[str], ctx):\n        return 1\n",
+                        header="from typing import Optional\n",
+                    ),
+                },
+                ("src/tools.py", 12, 22),
+            ),
+            Example(_lookup("    def execute(self, input: dict, ctx):\n        return 1\n"), ("src/tools.py", 11, 22)),
+            Example(
+                _lookup(EXECUTE + "    def needs_approval(self, input: Lookup, ctx):\n        return True\n"),
+                ("src/tools.py", 13, 29),
+            ),
+        ),
+    ),
     "skill/call-signature": CheckExamples(
         valid=(
             Example(GOOD),

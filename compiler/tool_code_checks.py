@@ -23,6 +23,11 @@ before anything runs, each definition for which that would fail when the tool is
   derives from, reads one of ``self`` that the tool has not (``self.nmae``;
   ``tool_members`` says when the class is known whole): every call that gets there raises
   ``AttributeError``;
+- ``skill/input-type``: a tool class's ``execute`` (or ``needs_approval``) annotates its
+  input parameter with a type the runtime never passes there: a ``str``, ``int``... (a
+  LangChain ``_run(self, file_path: str)`` takes the fields one by one; ``execute`` takes the
+  input model's instance), ``dict`` when the tool has an input model, or another project class
+  that the input model does not derive from;
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
   an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
   pydantic cannot make JSON: a class whose
@@ -40,7 +45,7 @@ from ..contracts.settings import NEEDS_APPROVAL, SETTINGS
 from ..contracts.spec import TOOL_CONTEXT_MEMBERS
 from .call_shapes import CONDITION, EXECUTE, NEEDS_APPROVAL_CALL, POSITIONAL, CallShape, refusal
 from .index_loop_calls import LOOP_GETTERS
-from .index_types import BinOp, Expr, FunctionInfo, Ref, Subscript
+from .index_types import BinOp, Const, Expr, FunctionInfo, Ref, Subscript
 from .loop_calls_check import names_asyncio
 from .model_members import model_fields, model_members
 from .resolve import Linker
@@ -62,6 +67,9 @@ _WHAT_A_COROUTINE_DOES = {
 
 #: How many of the input model's fields a hint lists.
 _FIELDS_SHOWN = 12
+#: Builtin types the runtime never passes as a tool's input: it passes the input model's
+#: instance, or the arguments' ``dict`` for a tool without one.
+_NEVER_INPUT = frozenset({"str", "int", "float", "complex", "bool", "bytes", "list", "tuple", "set", "frozenset"})
 _CONTEXT_HINT = "a ToolContext has: " + ", ".join(sorted(TOOL_CONTEXT_MEMBERS))
 #: The attributes of a tool class that the compiled tool is made from.
 _COMPILED_ATTRIBUTES = frozenset({*CLASS_ATTRIBUTES, "execute", *(setting.name for setting in SETTINGS)})
@@ -226,6 +234,7 @@ class ToolCodeChecks:
                 if method is None:
                     continue
                 owner, function = method
+                self._input_type_fits(owner, function, model)
                 positional = [param.name for param in function.params[1:] if param.kind in POSITIONAL]
                 self._reads_exist(
                     owner.module,
@@ -273,6 +282,54 @@ class ToolCodeChecks:
                 if similar
                 else f"define {read.attribute} in {cls.info.name}, or set {instance}.{read.attribute} in a method",
             )
+
+    def _input_type_fits(self, owner: ClassSym, function: FunctionInfo, model: ModelRef | None) -> None:
+        """Report an input parameter of ``function`` (a method ``owner`` defines) annotated with a type
+        the runtime never passes there: it passes an instance of ``model``, or a ``dict`` without one."""
+        parameters = [param for param in function.params[1:] if param.kind in POSITIONAL]
+        if not parameters or parameters[0].annotation is None:
+            return
+        param, module = parameters[0], owner.module
+        annotated = self.linker.resolve_expr(module, _without_none(self.linker, module, parameters[0].annotation))
+        passed = self.linker.resolve_ref(model.module, model.qualname) if model is not None else None
+        if isinstance(annotated, ExternalSym) and annotated.qualname.startswith("builtins."):
+            name = annotated.qualname.removeprefix("builtins.")
+            if name not in _NEVER_INPUT and not (name == "dict" and model is not None):
+                return
+        elif isinstance(annotated, ClassSym) and isinstance(passed, ClassSym):
+            if annotated in self.linker.mro(passed):
+                return
+            name = annotated.info.name
+        else:
+            return
+        label = f"{owner.info.name}.{function.name}()"
+        if isinstance(passed, ClassSym):
+            given = f"an instance of its input model {passed.info.name}"
+            fields = model_fields(self.linker, passed)
+            if param.name in fields:  # LangChain's _run takes each field as an argument
+                hint = (
+                    f"take the model, `def {function.name}(self, input: {passed.info.name}, ctx)`, and read "
+                    f"input.{param.name}"
+                )
+            else:
+                reads = f" and read its fields ({param.name}.{fields[0]})" if fields else ""
+                hint = f"annotate it `{param.name}: {passed.info.name}`{reads}"
+        elif model is not None:
+            given, hint = (
+                f"an instance of its input model {model.qualname}",
+                f"annotate it `{param.name}: {model.qualname}`",
+            )
+        else:
+            given = "the arguments as a dict (the tool has no input_schema)"
+            hint = f"annotate it `{param.name}: dict`, or set an input_schema"
+        self.linker.report(
+            "skill/input-type",
+            module,
+            param.pos,
+            f"{label} takes `{param.name}: {name}`, but the runtime calls {function.name}(input, ctx) with {given}, "
+            f"never a {name}",
+            hint=hint,
+        )
 
     def _reads_exist(
         self, module: str, qualname: str, label: str, given: tuple[str | None, ModelRef | None], context: list[str]
@@ -390,3 +447,19 @@ def _plain_in(linker: Linker, module: str, annotation: Expr | None) -> tuple[Ref
         elif isinstance(expr, BinOp):
             pending.extend((expr.left, expr.right))
     return None
+
+
+def _without_none(linker: Linker, module: str, annotation: Expr) -> Expr:
+    """``X`` for ``X | None``, ``None | X`` and ``Optional[X]``; else ``annotation`` itself."""
+    if isinstance(annotation, BinOp) and annotation.op == "|":
+        sides = [side for side in (annotation.left, annotation.right) if not _is_none(side)]
+        return sides[0] if len(sides) == 1 else annotation
+    if isinstance(annotation, Subscript) and len(annotation.items) == 1:
+        optional = linker.resolve_expr(module, annotation.value)
+        if isinstance(optional, ExternalSym) and optional.qualname in ("typing.Optional", "typing_extensions.Optional"):
+            return annotation.items[0]
+    return annotation
+
+
+def _is_none(expr: Expr) -> bool:
+    return isinstance(expr, Const) and expr.value is None

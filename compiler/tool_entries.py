@@ -171,11 +171,12 @@ class ToolEntries:
 
     def report_unreachable(self) -> None:
         linker = self.linker
+        reached = self._bases_of_registered()
         for module in sorted(linker.modules):
             index = linker.modules[module]
             for cls in index.classes:
                 symbol = ClassSym(module, cls)
-                if (module, cls.name) in self.registered or cls.attribute("name") is None:
+                if (module, cls.name) in reached or cls.attribute("name") is None:
                     continue
                 if linker.is_subclass(symbol, "skillc.Tool"):
                     self.unreachable(module, cls.name, cls.pos)
@@ -190,6 +191,20 @@ class ToolEntries:
                     and linker.is_sdk(module, value.func, "Tool")
                 ):
                     self.unreachable(module, binding.name, binding.pos)
+
+    def _bases_of_registered(self) -> set[tuple[str, str]]:
+        """The registered tools, and the project classes a registered tool class derives from: the
+        agent reaches those through it (a base tool class whose subclasses are the registered ones)."""
+        reached = set(self.registered)
+        for module, name in self.registered:
+            index = self.linker.modules.get(module)
+            cls = next((info for info in index.classes if info.name == name), None) if index is not None else None
+            if cls is None:
+                continue
+            for item in self.linker.mro(ClassSym(module, cls))[1:]:
+                if isinstance(item, ClassSym) and not item.outer:
+                    reached.add((item.module, item.info.name))
+        return reached
 
     def unreachable(self, module: str, name: str, pos: Pos) -> None:
         self.linker.report(

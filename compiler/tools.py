@@ -278,14 +278,17 @@ class ToolReader:
         linker = self.linker
         if draft.cls is not None:
             runs, is_async = True, False
-            if is_model(linker, draft.cls):
+            model = is_model(linker, draft.cls)
+            if model:
                 linker.report(
                     "skill/tool-is-model",
                     draft.module,
                     draft.pos,
-                    f"tool class {draft.cls.info.name} is also a pydantic model, which the runtime cannot "
-                    "load as a tool (pydantic's class machinery does not survive bundling)",
-                    hint="derive the tool from Tool only; keep the model as its input_schema or as an attribute",
+                    f"tool class {draft.cls.info.name} is also a pydantic model: pydantic takes its settings for "
+                    "fields (an unannotated name = ... is refused when the module is imported, an annotated one is "
+                    "no longer a class attribute), and its __init__ runs instead of Tool's, which checks the tool",
+                    hint="derive the tool from Tool only; keep what the model held (root_dir, say) as class "
+                    "attributes or literal constructor arguments, or keep a model as an attribute",
                 )
                 runs = False
             execute = linker.class_method(draft.cls, "execute")
@@ -325,7 +328,9 @@ class ToolReader:
                 if not self.code.takes_the_call(execute[0], execute[1], EXECUTE):
                     runs = False
             init = linker.class_method(draft.cls, "__init__")
-            if (draft.init_arguments or draft.init_keywords) and not self._accepts(draft, init):
+            registered_with = draft.init_arguments or draft.init_keywords
+            # A model's __init__ is pydantic's: skill/tool-is-model said all there is to say.
+            if registered_with and not model and not self._accepts(draft, init):
                 runs = False
             if init is not None:
                 given = {key for key, _ in draft.init_keywords}
