@@ -401,6 +401,19 @@ class ToolReader:
             )
         return "define `def execute(self, input, ctx)` (or `async def`)"
 
+    def _nested_model(self, cls: ClassSym, setting: str) -> ModelRef | None:
+        """The class a tool class's body defines under the setting's own name (``class input_schema(BaseModel):``),
+        when that is what the setting is along the MRO: it binds the name as an assignment would."""
+        for item in self.linker.mro(cls):
+            if not isinstance(item, ClassSym):
+                continue
+            assigned, defined = item.info.attribute(setting), item.info.nested_class(setting)
+            if defined is not None and (assigned is None or assigned.pos < defined.pos):
+                return ModelRef(item.module, f"{item.qualname}.{setting}")
+            if assigned is not None:
+                return None
+        return None
+
     def _accepts(self, draft: ToolDraft, init: tuple[ClassSym, FunctionInfo] | None) -> bool:
         """Whether the class's ``__init__`` takes the arguments it is registered with (reported when not)."""
         assert draft.cls is not None
@@ -432,6 +445,9 @@ class ToolReader:
         return False
 
     def _model(self, draft: ToolDraft, setting: str) -> ModelRef | None:
+        nested = self._nested_model(draft.cls, setting) if draft.cls is not None else None
+        if nested is not None:
+            return nested
         found = self.setting(draft, setting)
         if found is None or (isinstance(found[1], Const) and found[1].value is None):
             return None

@@ -30,8 +30,10 @@ kept in the repository would send every tool that walks it (pytest included) in 
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,3 +248,18 @@ def test_case_tools_run_from_their_bundles(case: str, tmp_path: Path, skill: Run
             assert result["output"] == call["output"], where
         if "output_contains" in call:
             assert call["output_contains"] in result["output"], where
+
+
+def test_schema_classes_named_as_settings_are_the_schemas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``class input_schema(BaseModel)`` in a tool's body is its input model: its schema is pydantic's, not empty."""
+    project = copy_case("schema_classes_named_as_settings", tmp_path)
+    compile_to_dict(project)
+    monkeypatch.syspath_prepend(str(project / "src"))
+    monkeypatch.delitem(sys.modules, "tools", raising=False)
+    tools = importlib.import_module("tools")
+    tool_dir = project / "dist" / "tools"
+    for name, cls in (("interp", tools.Interp), ("shout", tools.Shout), ("plain", tools.Plain)):
+        written = json.loads((tool_dir / name / "input.schema.json").read_text(encoding="utf-8"))
+        assert written == cls.input_schema.model_json_schema(), name
+    written = json.loads((tool_dir / "interp" / "output.schema.json").read_text(encoding="utf-8"))
+    assert written == tools.Interp.output_schema.model_json_schema(mode="serialization")
