@@ -494,6 +494,43 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/sqlite-at-import": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Opened per call; used only at import; or shared across threads on purpose.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import sqlite3\n"
+                    + LOOKUP
+                    + "\nSETUP = sqlite3.connect(':memory:')\nSETUP.close()\n"
+                    + "SHARED = sqlite3.connect(':memory:', check_same_thread=False)\n\n\n"
+                    + "def count():\n    with sqlite3.connect(':memory:') as conn:\n"
+                    + "        return conn.total_changes + SHARED.total_changes\n",
+                }
+            ),
+        ),
+        invalid=(
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import sqlite3\n"
+                    + LOOKUP
+                    + "\nDB = sqlite3.connect('orders.db')\n\n\ndef count():\n    return DB.total_changes\n",
+                },
+                ("src/tools.py", 16, 5),
+            ),
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "from sqlite3 import connect\n"
+                    + LOOKUP
+                    + "\nDB: object = connect(':memory:')\ncount = lambda: DB\n",
+                },
+                ("src/tools.py", 16, 13),
+            ),
+        ),
+    ),
     "skill/event-loop-at-import": CheckExamples(
         valid=(
             Example(GOOD),

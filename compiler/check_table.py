@@ -219,6 +219,12 @@ ROWS: tuple[CheckRow, ...] = (
         "in the worker thread that imports a tool's modules there is none, so the module never loads.",
     ),
     CheckRow(
+        "skill/sqlite-at-import",
+        Severity.ERROR,
+        "A module opens a SQLite connection when it is imported and its functions use it: sqlite3 refuses it in "
+        "any thread but the worker thread that imported the module, and the calls run in others.",
+    ),
+    CheckRow(
         "skill/signal-at-import",
         Severity.ERROR,
         "Code that runs when a module is imported installs a signal handler (signal.signal): the runtime imports "

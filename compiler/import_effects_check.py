@@ -4,8 +4,9 @@ The index finds it (``index_import_effects``, kept in ``ModuleIndex.import_effec
 ``check_import_effects`` reports, for every module the compiler indexed (as the
 command-line check does), each environment variable read by key through ``os.environ``
 as ``skill/environment-at-import``, each signal handler installed through the ``signal``
-module as ``skill/signal-at-import``, and each lookup of ``asyncio``'s event loop as
-``skill/event-loop-at-import``.  Names that stand for something else
+module as ``skill/signal-at-import``, each lookup of ``asyncio``'s event loop as
+``skill/event-loop-at-import``, and each SQLite connection made at import for the module's
+functions to use as ``skill/sqlite-at-import``.  Names that stand for something else
 (``import environ``, a project's own ``signal``) are not reported.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .index_import_effects import ENVIRON, SIGNAL_FUNCTIONS
+from .index_import_effects import ENVIRON, SIGNAL_FUNCTIONS, SQLITE_CONNECT
 from .index_loop_calls import LOOP_GETTERS
 from .index_types import ImportEffects
 from .resolve import Linker
@@ -70,6 +71,18 @@ _EFFECTS = (
         "bundle holds the module fails to load",
         "look the loop up when the tool runs (asyncio.get_running_loop() inside an async def); asyncio.Lock(), "
         "Queue() and Event() need no loop to be made at import",
+    ),
+    _Effect(
+        lambda effects: effects.sqlite_connections,
+        "sqlite3",
+        SQLITE_CONNECT,
+        "skill/sqlite-at-import",
+        "{shown} opens a SQLite connection when the module is imported, for its functions to use: the runtime "
+        "imports a tool's modules in a worker thread and runs the calls in other threads (an async tool's on the "
+        "event loop's), and sqlite3 refuses a connection in any thread but the one that made it "
+        "(ProgrammingError), so the calls fail",
+        "open the connection where it is used (`with closing(sqlite3.connect(path)) as conn:` in the call), or "
+        "pass check_same_thread=False and hold a threading.Lock around its use",
     ),
 )
 

@@ -394,6 +394,8 @@ class ImportEffects(NamedTuple):
     environment_reads: tuple[tuple[str, str, Pos], ...] = ()
     signal_handlers: tuple[tuple[str, str, Pos], ...] = ()
     loop_lookups: tuple[tuple[str, str, Pos], ...] = ()
+    #: SQLite connections made at import, bound to a name a function of the module reads.
+    sqlite_connections: tuple[tuple[str, str, Pos], ...] = ()
 
 
 @dataclass(frozen=True)
