@@ -48,6 +48,7 @@ or SIGKILL, forces it).  The main thread is woken for one that lands just before
 from __future__ import annotations
 
 import _thread
+import atexit
 import contextlib
 import gc
 import os
@@ -64,6 +65,7 @@ from ..contracts.signals import TERMINATING
 __all__ = [
     "collect_seldom",
     "end_by_signal",
+    "end_despite_stuck_threads",
     "keep_lost_interruptions",
     "keep_until_exit",
     "own_process",
@@ -305,3 +307,56 @@ def end_by_signal(signum: int) -> int:
         signal.signal(signum, signal.SIG_DFL)
         signal.raise_signal(signum)
     return 128 + signum
+
+
+#: The module that knows whether tool code was given up on (``workers.written_off_anywhere``).  It is
+#: loaded before any tool code runs, so while it is not loaded none ran.
+_WORKERS = "skillc.runtime.workers"
+#: How long the threads that stuck tool code left are waited for before the process ends without them.
+_STUCK_GRACE: Final = 2.0
+
+
+def end_despite_stuck_threads(code: int, say: Callable[[str], None]) -> None:
+    """End the process with ``code`` now, rather than wait for threads that tool code given up on left running.
+
+    Python's exit waits for every thread that is not a daemon (a ``ThreadPoolExecutor``'s
+    included): a tool that timed out while such a thread of its own sleeps or serves would hold
+    the command until that ends, however long.  When the runtime wrote off tool code that may
+    still run (``workers.written_off_anywhere``) and such threads are alive ``_STUCK_GRACE``
+    seconds later, ``say`` is told, the exit handlers run (files flushed, logs closed), the
+    streams are flushed and the process ends.  Otherwise it returns, and Python exits as usual.
+    Only in the command's own process.
+    """
+    workers = sys.modules.get(_WORKERS)
+    if not _owned or workers is None or not workers.written_off_anywhere():
+        return
+    deadline = time.monotonic() + _STUCK_GRACE
+    for thread in _left_running():
+        thread.join(max(0.0, deadline - time.monotonic()))
+    left = _left_running()
+    if not left:
+        return
+    names = ", ".join(thread.name for thread in left[:3]) + (", ..." if len(left) > 3 else "")
+    say(
+        f"tool code given up on at its deadline left {len(left)} thread{'' if len(left) == 1 else 's'} running "
+        f"({names}); skill ends without waiting for {'it' if len(left) == 1 else 'them'}"
+    )
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # a closed terminal, a closed pipe
+            stream.flush()
+    os._exit(code)
+
+
+def _left_running() -> list[threading.Thread]:
+    """The threads but this one that Python's exit would wait for: those that are no daemons, and
+    those of ``concurrent.futures`` executors, which it joins whatever they are (a thread started by
+    a daemon, a runtime worker's, is a daemon too)."""
+    current = threading.current_thread()
+    executors = sys.modules.get("concurrent.futures.thread")
+    joined = getattr(executors, "_threads_queues", {}) if executors is not None else {}
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread is not current and thread.is_alive() and (not thread.daemon or thread in joined)
+    ]

@@ -23,7 +23,7 @@ from ..contracts.errors import EXIT_INTERRUPTED, INTERRUPTED, SkillError, UsageE
 from ..runtime.last_resort import HOPELESS_AFTER, set_last_resort
 from .commands import quick_call, settings
 from .consoles import shown, stderr, take_stdout
-from .lifetime import end_by_signal, own_process, stop_in_order, terminated_by
+from .lifetime import end_by_signal, end_despite_stuck_threads, own_process, stop_in_order, terminated_by
 
 __all__ = ["EXIT_INTERNAL", "EXIT_INTERRUPTED", "main", "run"]
 
@@ -151,6 +151,11 @@ def _give_up(label: str) -> None:
     os._exit(1)
 
 
+def _warn(text: str) -> None:
+    """A warning on standard error, as the runtime's are shown (``consoles.runtime_log``)."""
+    stderr().print(f"[dim]warning: {shown(text)}[/]")
+
+
 def main() -> None:
     """Console-script entry point: the process is the command's own (``lifetime``).
 
@@ -164,4 +169,5 @@ def main() -> None:
     signum = terminated_by()
     if signum is not None:
         end_by_signal(signum)
+    end_despite_stuck_threads(code, _warn)
     sys.exit(code)

@@ -36,7 +36,7 @@ from .deadlines import Guard
 from .inline import CLOSE_GRACE, Outcome, drive
 from .running import NOTHING, Running, start, stop
 
-__all__ = ["DEFAULT_WORKERS", "Work", "WorkerPool", "invoke", "wait_done"]
+__all__ = ["DEFAULT_WORKERS", "Work", "WorkerPool", "invoke", "wait_done", "written_off_anywhere"]
 
 _T = TypeVar("_T")
 logger = logging.getLogger("skillc.runtime")
@@ -182,6 +182,16 @@ def _call(waiters: list[Callable[[], None]] | None) -> None:
             logger.exception("a waiter of a worker's job failed")
 
 
+#: The jobs written off in this process, by any pool, that were still running when the last one was.
+_WRITTEN_OFF: list[Work[Any]] = []
+_WRITTEN_OFF_HELD = threading.Lock()
+
+
+def written_off_anywhere() -> bool:
+    """Whether any pool of this process wrote off a job whose code may still run (past its deadline)."""
+    return any(not work.done() for work in _WRITTEN_OFF)
+
+
 class WorkerPool:
     """Daemon threads that run jobs; a thread stuck in a job can be written off and replaced."""
 
@@ -239,6 +249,8 @@ class WorkerPool:
             self._threads -= 1
             self._written_off += 1
             count = self._written_off
+            with _WRITTEN_OFF_HELD:
+                _WRITTEN_OFF[:] = [*(item for item in _WRITTEN_OFF if not item.done()), work]
             if not self._closed:
                 self._spawn()
         logger.warning(

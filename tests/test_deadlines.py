@@ -82,6 +82,21 @@ def test_code_that_catches_every_interruption_ends_the_command(skill: RunSkill, 
     assert elapsed < BOUND
 
 
+def test_threads_that_timed_out_code_left_do_not_hold_the_command(skill: RunSkill, dist: Path) -> None:
+    """Python's exit joins an executor's threads: one still sleeping for the tool given up on does not keep skill."""
+    started = time.monotonic()
+    result = skill("test", "--name", "waits_on_its_own_thread", "--input", arguments(), "--json", cwd=dist.parent)
+    elapsed = time.monotonic() - started
+    assert result.code == 1, result.stderr
+    document = json.loads(result.stdout)
+    assert (document["error_type"], document["output"]) == ("timeout", "The tool did not finish within 1 s.")
+    assert result.stderr.strip().splitlines()[-1] == (
+        "warning: tool code given up on at its deadline left 1 thread running (ThreadPoolExecutor-0_0); skill ends "
+        "without waiting for it"
+    )
+    assert elapsed < BOUND
+
+
 def call(runtime: Runtime, tool: str, seconds: float = ASKED) -> ToolResult:
     return run(runtime.call(tool, arguments(seconds), ToolContext()))
 

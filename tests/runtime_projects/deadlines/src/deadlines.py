@@ -2,6 +2,7 @@
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from pydantic import BaseModel, model_serializer, model_validator
 
@@ -154,6 +155,13 @@ async def each_phase_in_time(seconds: float, awaits: bool) -> Late:
     return Late(seconds=seconds)
 
 
+@tool(timeout=1)
+def waits_on_its_own_thread(seconds: float) -> str:
+    """A sync tool blocked on a thread of its own, where no interruption reaches (smolagents' timeout())."""
+    with ThreadPoolExecutor(1) as executor:
+        return str(executor.submit(time.sleep, seconds).result())
+
+
 deadlines = Skill(
     name="deadlines",
     description="Tools that ignore their deadline.",
@@ -172,5 +180,6 @@ deadlines = Skill(
         SlowResult(),
         SlowResultSync(),
         each_phase_in_time,
+        waits_on_its_own_thread,
     ],
 )
