@@ -20,6 +20,13 @@ _STRICT_PAIR = (
 
 
 #: A client-side tool in each form, with nothing to run.
+#: A @tool function whose needs_approval function reads ``input.{read}``.
+_APPROVED = (
+    "from skillc import tool\n\n\ndef approve(input, ctx):\n    return input.{read} == 'A1'\n\n\n"
+    '@tool(needs_approval=approve)\ndef lookup(order_id: str) -> str:\n    """Look up an order."""\n    return order_id\n'
+)
+
+
 def _lookup(methods: str) -> dict[str, str]:
     """The one-tool project whose class ``Lookup`` has its name, its settings and then ``methods``."""
     return {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "lookup"\n' + SETTINGS + methods)}
@@ -430,6 +437,16 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
     "skill/unknown-attribute": CheckExamples(
         valid=(
             Example(GOOD),
+            # A @tool function's approval function reads the fields of its input, and pydantic's members.
+            Example(
+                {"agent.py": agent("lookup", "from tools import lookup"), "tools.py": _APPROVED.format(read="order_id")}
+            ),
+            Example(
+                {
+                    "agent.py": agent("lookup", "from tools import lookup"),
+                    "tools.py": _APPROVED.format(read="model_dump()"),
+                }
+            ),
             # A field of a base model, a property, a method, pydantic's own; extra fields allowed;
             # code that asks first (hasattr) or catches the AttributeError.
             Example({"agent.py": agent("Lookup()"), "tools.py": _input_reads(_READS_KNOWN)}),
@@ -455,6 +472,13 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
         invalid=(
+            Example(
+                {
+                    "agent.py": agent("lookup", "from tools import lookup"),
+                    "tools.py": _APPROVED.format(read="get('order_id')"),
+                },
+                ("src/tools.py", 5, 11),
+            ),
             # A misspelt field, and one the model does not have at all.
             Example(
                 {"agent.py": agent("Lookup()"), "tools.py": _input_reads("        return input.ordr_id\n")},

@@ -49,6 +49,7 @@ from .index_types import BinOp, Const, Expr, FunctionInfo, Ref, Subscript
 from .loop_calls_check import names_asyncio
 from .model_members import model_fields, model_members
 from .resolve import Linker
+from .schema_types import BASE_MODEL_MEMBERS
 from .symbols import ClassSym, ExternalSym, FunctionSym
 from .tool_drafts import ToolDraft, setting_of
 from .tool_members import tool_members
@@ -153,7 +154,8 @@ class ToolCodeChecks:
         hint = (
             "read the call's context with ToolContext.current() inside condition()"
             if shape is CONDITION
-            else f"define it as `def {shape.name}(self, input, ctx)` on a class, or `def {shape.name}(input, ctx)`"
+            else f"define it as `def {shape.name}(self, input, ctx)` on a class, or `def {shape.name}(input, ctx)`: "
+            "input is the validated input model (a @tool function's parameters as its fields), ctx the ToolContext"
         )
         self.linker.report(
             "skill/call-signature", owner.module, function.pos, f"{label} cannot be called: {why}", hint=hint
@@ -249,6 +251,45 @@ class ToolCodeChecks:
                 param.name for param in function.params if self.linker.is_sdk(module, param.annotation, "ToolContext")
             ]
             self._reads_exist(module, function.name, f"{function.name}()", (None, None), context)
+            self._approval_reads_exist(draft, function, context)
+
+    def _approval_reads_exist(self, draft: ToolDraft, function: FunctionInfo, context: list[str]) -> None:
+        """Report the reads of a ``@tool`` function's ``needs_approval`` function (a module-level one) of an
+        attribute its input, the model made of the tool's parameters, does not have (``input.get(...)``)."""
+        found = setting_of(self.linker, draft, NEEDS_APPROVAL.name)
+        target = self.linker.resolve_expr(found[0], found[1]) if found is not None else None
+        if not isinstance(target, FunctionSym) or target.info.decorators:
+            return
+        positional = [param.name for param in target.info.params if param.kind in POSITIONAL]
+        fields = [
+            param.name
+            for param in function.params
+            if param.name not in context and param.kind in (*POSITIONAL, "keyword_only")
+        ]
+        if not positional or any(param.kind == "var_keyword" for param in function.params):
+            return
+        reads = [
+            read
+            for read in self.linker.modules[target.module].parameter_reads
+            if read.function == target.info.name and read.parameter == positional[0]
+        ]
+        for read in reads:
+            if read.attribute in fields or read.attribute in BASE_MODEL_MEMBERS:
+                continue
+            similar = difflib.get_close_matches(read.attribute, fields, n=1, cutoff=0.7)
+            shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
+            self.linker.report(
+                "skill/unknown-attribute",
+                target.module,
+                read.pos,
+                f"{target.info.name}() reads {read.parameter}.{read.attribute}, but the runtime calls it as "
+                f"needs_approval(input, ctx) of the tool {function.name}, whose input is a pydantic model of its "
+                f"parameters (not a dict), with no attribute {read.attribute}: every call that gets there raises "
+                "AttributeError, and approval is asked for",
+                hint=f"did you mean {read.parameter}.{similar[0]}?"
+                if similar
+                else (f"its fields are: {shown}" if fields else f"{function.name} takes no parameters"),
+            )
 
     def _self_reads_exist(self, cls: ClassSym, owner: ClassSym, function: FunctionInfo) -> None:
         """Report each attribute a method of the tool class ``cls`` (``owner`` defines it) reads of ``self``
