@@ -38,7 +38,7 @@ from ..contracts.settings import CLIENT, IDEMPOTENT, NEEDS_APPROVAL, TIMEOUT
 from .arguments import parse_arguments, remove_strict_nulls
 from .capture import Capture, redirecting
 from .client import ClientHandler, call_client
-from .context import ToolContext
+from .context import StateError, ToolContext, ToolState
 from .deadlines import DeadlineExceeded, Guard
 from .inline import Outcome, begin, drive_sync
 from .json_edges import suspect
@@ -149,6 +149,7 @@ class _Call(Running):
 
     __slots__ = (
         "_dropped",
+        "_handed",
         "approver",
         "arguments",
         "attempts",
@@ -190,6 +191,8 @@ class _Call(Running):
         self.owner = self
         #: What ``dropped`` heard while the call runs (``None``: nothing); ``_ENDED`` once it has its result.
         self._dropped: list[str] | None = None
+        #: The lists and dicts ``ctx.state`` handed the call's code (``handed_out``), if any.
+        self._handed: list[tuple[ToolState, str, object, str]] | None = None
 
     def dropped(self, what: str) -> None:
         """``running.Owner.dropped``: the call's code let go of a coroutine unawaited, ``what``.
@@ -211,6 +214,41 @@ class _Call(Running):
             self.call_id,
             what,
         )
+
+    def handed_out(self, state: object, key: str, value: object, text: str) -> None:
+        """``running.Owner.handed_out``: kept, for ``_unsaved_state`` to look at when the call ends."""
+        if not isinstance(state, ToolState):
+            return
+        with _DROPS_HELD:
+            if self._handed is None:
+                self._handed = []
+            self._handed.append((state, key, value, text))
+
+    def _unsaved_state(self) -> None:
+        """Warn of each ``ctx.state`` value the code changed in place and did not store again: the state
+        hands out copies, so the change is lost (``ctx.state["cart"].append(item)``).  Only warned: code may
+        change a copy for its own use."""
+        with _DROPS_HELD:
+            handed, self._handed = self._handed or [], None
+        warned: set[str] = set()
+        for state, key, value, text in handed:
+            if key in warned:
+                continue
+            try:
+                lost = state.unsaved_change(key, value, text)
+            except StateError:  # the state is being edited for good by other code: nothing to tell
+                continue
+            if lost:
+                warned.add(key)
+                logger.warning(
+                    "tool %r (call %s) changed the copy of ctx.state[%r] it read without storing it again, so the "
+                    "state still holds the old value: store it back (ctx.state[%r] = ...), or change it inside "
+                    "`with ctx.state.edit() as state:`",
+                    self.name,
+                    self.call_id,
+                    key,
+                    key,
+                )
 
     def _unawaited(self, error_type: ErrorType | None, output: str) -> tuple[ErrorType, str]:
         """The call's result when its code dropped coroutines unawaited: an error, since part of its work never ran.
@@ -309,6 +347,8 @@ class _Call(Running):
             self._dropped = _ENDED
         else:
             error_type, output = self._unawaited(error_type, output)
+        if self._handed is not None:
+            self._unsaved_state()
         # In milliseconds, to the microsecond (what round(..., 3) gives, at a fifth of its cost).
         duration = (_clock_ns() - started + 500) // 1000 / 1000
         if logger.isEnabledFor(logging.DEBUG):

@@ -204,7 +204,28 @@ class ToolState(MutableMapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         with self._locked():
             text = self._values[key]
-        return read_json(text)
+        return self._handed_out(key, text)
+
+    def _handed_out(self, key: str, text: str) -> Any:
+        """A copy of the value ``text`` holds; a list or dict is told to the call reading it (``Owner.handed_out``),
+        which warns, at its end, of one changed in place and not stored again (``unsaved_change``)."""
+        value = read_json(text)
+        if type(value) is list or type(value) is dict:
+            owner = now().owner
+            if owner is not None:
+                owner.handed_out(self, key, value, text)
+        return value
+
+    def unsaved_change(self, key: str, value: Any, text: str) -> bool:
+        """Whether ``value``, handed out as ``text`` for ``key``, was changed since and is not what ``key`` holds now."""
+        try:
+            changed = _encoded(key, value, self.limit)
+        except StateError:
+            return True  # it holds what no state can: it cannot have been stored
+        if changed == text:
+            return False
+        with self._locked():
+            return self._values.get(key) != changed
 
     def __setitem__(self, key: str, value: Any) -> None:
         text = _encoded(key, value, self.limit)
@@ -232,7 +253,7 @@ class ToolState(MutableMapping[str, Any]):
         """The value of ``key`` (a copy), or ``default``."""
         with self._locked():
             text = self._values.get(key)
-        return default if text is None else read_json(text)
+        return default if text is None else self._handed_out(key, text)
 
     def pop(self, key: str, *default: Any) -> Any:
         """Remove ``key`` and return its value, atomically; ``default`` (or ``KeyError``) when absent."""
@@ -253,7 +274,7 @@ class ToolState(MutableMapping[str, Any]):
             if key not in self._values:
                 self._store({key: text})
             text = self._values[key]
-        return read_json(text)
+        return self._handed_out(key, text)
 
     def clear(self) -> None:
         """Remove every key."""

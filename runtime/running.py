@@ -9,7 +9,8 @@ condition, validators, ``execute``, serializers, an approver, a bundle's import)
 - ``capture``: the ``Capture`` that receives what the code prints (``capture``), or
   ``None`` for the real streams;
 - ``owner``: the call the code runs for, told of the coroutines the code makes and drops
-  without awaiting (``unawaited``), or ``None`` for code that no call answers for.
+  without awaiting (``unawaited``) and of the copies of ``ctx.state`` values it is handed
+  (``context.ToolState``), or ``None`` for code that no call answers for.
 
 One variable rather than one per fact: a context variable costs an allocation each
 time it is set and again when it is reset, and the call path sets these around every
@@ -53,6 +54,9 @@ class Owner(Protocol):
 
     def dropped(self, what: str) -> None:
         """The code made a coroutine and let go of it unawaited: ``what`` says which, and where."""
+
+    def handed_out(self, state: object, key: str, value: object, text: str) -> None:
+        """The code read ``key`` of a ``context.ToolState``: ``value``, a list or dict copied from ``text``."""
 
 
 class Running:

@@ -88,6 +88,9 @@ class Drops:
     def dropped(self, what: str) -> None:
         self.heard.append(what)
 
+    def handed_out(self, state: object, key: str, value: object, text: str) -> None:
+        """A condition's reads of ``ctx.state`` are not followed."""
+
 
 def describe_drop(coro: object, frame: FrameType | None) -> str:
     """``Collection.acreate(), dropped in save (skills.tools.audit, line 15)``: which coroutine, and where."""
