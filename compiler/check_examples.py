@@ -960,6 +960,17 @@ EXAMPLES: dict[str, CheckExamples] = {
         valid=(
             Example({**GOOD, "tools.py": DATA_TOOL, "data/prices.json": '{"A1": 3}\n'}),
             Example({"agent.py": AGENT_MODULE, "tools/__init__.py": RESOURCE_TOOL, "tools/prices.json": "{}\n"}),
+            # Read only when it is there: the code tests it first, directly or through a name.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import os\nfrom pathlib import Path\n\nHERE = Path(__file__).parent\n\n\n"
+                    "def settings():\n    path = HERE / 'local.txt'\n    if not path.exists():\n        return ''\n"
+                    "    return path.read_text()\n\n\n"
+                    "def extra():\n    name = os.path.join(os.path.dirname(__file__), 'extra.json')\n"
+                    "    return open(name).read() if os.path.isfile(name) else '{}'\n" + LOOKUP,
+                }
+            ),
         ),
         invalid=(
             Example({**GOOD, "tools.py": DATA_TOOL}, ("src/tools.py", 4, 21)),

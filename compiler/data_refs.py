@@ -9,7 +9,9 @@ The patterns, each with literal parts only (anything else is not followed)::
 
 A module-level ``NAME = <one of these>`` is followed where ``NAME`` is used.  Each
 reference is the outermost such expression, placed where it starts; its target is a
-path relative to ``src`` (``None`` when it leads above ``src``).  The module is parsed
+path relative to ``src`` (``None`` when it leads above ``src``).  A path whose existence
+the code tests (``P.exists()``, ``os.path.isfile(P)``, directly or through the name an
+assignment binds it to) is optional, and no reference.  The module is parsed
 with ``ast`` only when its text mentions ``__file__`` or ``files``; nothing here
 raises for user code.
 
@@ -58,6 +60,11 @@ _WRITING_SECOND = frozenset(f"shutil.{name}" for name in ("copy", "copy2", "copy
 )
 #: Functions that open their first argument in the ``mode`` they are given (also ``working_folder_check``'s).
 OPEN_FUNCTIONS = frozenset({"io.open", "builtins.open", "gzip.open", "bz2.open", "lzma.open"})
+#: Methods of a path, and functions, that test whether a file is there.
+_EXISTENCE_METHODS = frozenset({"exists", "is_file", "is_dir"})
+_EXISTENCE_FUNCTIONS = frozenset(
+    f"{base}.{name}" for base in ("os.path", "posixpath") for name in ("exists", "isfile", "isdir", "lexists")
+)
 #: What a mode holds when the file is opened to be changed.
 _WRITING_MODES = frozenset("wax+")
 
@@ -284,10 +291,37 @@ def data_references(source: bytes, member: str) -> tuple[DataRef, ...]:
         inner.update(id(child) for child in ast.walk(node) if child is not node)
         if value.named:
             found.append((node, value))
+    optional = _tested_for_existence(reader, tree) if found else set()
     return tuple(
         DataRef(Pos(node.lineno, _column(lines, node.lineno, node.col_offset)), _target(value))
         for node, value in sorted(found, key=lambda item: (item[0].lineno, item[0].col_offset))
+        if id(node) not in optional
     )
+
+
+def _tested_for_existence(reader: _Reader, tree: ast.Module) -> set[int]:
+    """The path expressions whose existence the module's code tests (``P.exists()``, ``os.path.isfile(P)``),
+    directly or through the name an assignment binds them to (``path = HERE / "x"`` ... ``path.exists()``):
+    code that reads such a file only when it is there needs no file in the bundle."""
+    tested_names: set[str] = set()
+    tested: set[int] = set()
+    bound: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                bound[id(node.value)] = targets[0].id
+        elif isinstance(node, ast.Call):
+            function, subject = node.func, None
+            if isinstance(function, ast.Attribute) and function.attr in _EXISTENCE_METHODS and not node.args:
+                subject = function.value
+            elif node.args and reader.qualified(function) in _EXISTENCE_FUNCTIONS:
+                subject = node.args[0]
+            if isinstance(subject, ast.Name):
+                tested_names.add(subject.id)
+            elif subject is not None:
+                tested.add(id(subject))
+    return tested | {key for key, name in bound.items() if name in tested_names}
 
 
 @functools.lru_cache(maxsize=1024)
