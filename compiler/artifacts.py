@@ -40,6 +40,7 @@ from .cache import ARTIFACT_SHARDS, artifacts_file, load_cache, write_cache
 from .closure import closure_modules
 from .data_files import bundle_data, data_key
 from .dist_files import EmittedSkill, EmittedTool, ToolFiles, tool_files
+from .import_failures import import_failure_hint
 from .link_cache import LinkResult
 from .manifest_reuse import entry_inputs, retargeted
 from .manifest_text import tool_entry_json
@@ -478,6 +479,6 @@ def _import_schemas(
             f"tool {tool.name!r}: importing its bundle for its schema failed: {probe.error}",
             tool.source.path,
             _tool_pos(tool),
-            hint="the bundle holds only the modules the tool imports; import what it needs at module level",
+            hint=import_failure_hint(probe.error_type),
         )
     return probe.input_schema, probe.output_schema
