@@ -40,6 +40,7 @@ from .capture import Capture, redirecting
 from .client import ClientHandler, call_client
 from .context import StateError, ToolContext, ToolState
 from .deadlines import DeadlineExceeded, Guard
+from .imports import ImportScope
 from .inline import Outcome, begin, drive_sync
 from .json_edges import suspect
 from .ownjson import write_json
@@ -627,10 +628,11 @@ class _Call(Running):
             outcome = None
         error = outcome.error
         logger.warning(
-            "tool %r (call %s) %s",
+            "tool %r (call %s) %s%s",
             self.name,
             self.call_id,
             what,
+            _raised_in(error, loaded.scope) if error is not None else "",
             exc_info=(type(error), error, error.__traceback__) if error is not None else None,
         )
         after = f" (after {attempt} attempts)" if attempt > 1 else ""
@@ -643,6 +645,21 @@ class _Call(Running):
 _ENDED: Final[list[str]] = []
 #: Held while a call's dropped coroutines are noted or read (a sync tool's thread and its tasks may both drop one).
 _DROPS_HELD: Final = threading.Lock()
+
+
+def _raised_in(error: BaseException, scope: ImportScope | None) -> str:
+    """`` (in _run, tools.files, line 42)``: where in the tool's own modules ``error`` was raised (the
+    innermost of their frames in its traceback), for the log line a person reads; ``""`` when none is."""
+    names = scope.names if scope is not None else frozenset()
+    found = ""
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        module = frame.f_globals.get("__name__")
+        if module in names:
+            found = f" (in {frame.f_code.co_name}, {module}, line {trace.tb_lineno})"
+        trace = trace.tb_next
+    return found
 
 
 def _serialization_timed_out(timeout: float) -> NoReturn:

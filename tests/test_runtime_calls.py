@@ -207,6 +207,14 @@ def test_a_tool_that_raises_is_an_execution_error_after_its_retries(runtime: Run
     assert result.attempts == 2
 
 
+def test_the_log_says_where_in_the_tools_code_it_raised(runtime: Runtime, caplog: pytest.LogCaptureFixture) -> None:
+    call(runtime, "always_fails", {"reason": "disk full"}, call_id="fails-1")
+    assert [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING][-1] == (
+        "tool 'always_fails' (call fails-1) raised ValueError: it failed: disk full "
+        "(in always_fails, tools.failures, line 12)"
+    )
+
+
 def test_retries_turn_a_flaky_tool_into_a_success(runtime: Runtime) -> None:
     result = call(runtime, "flaky", {"key": "k"}, call_id="flaky-1")
     assert not result.is_error
