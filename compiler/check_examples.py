@@ -775,6 +775,15 @@ EXAMPLES: dict[str, CheckExamples] = {
                 {**GOOD, "tools.py": LOOKUP + _READ_PRICES.format('"src/data/prices.json"'), "data/prices.json": "{}"},
                 ("src/tools.py", 15, 10),
             ),
+            # A file it writes, through a module imported inside the function.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": LOOKUP
+                    + "\n\ndef save():\n    import sqlite3 as sq\n\n    return sq.connect('notes.db')\n",
+                },
+                ("src/tools.py", 19, 22),
+            ),
         ),
     ),
     "skill/model-field-conflict": CheckExamples(

@@ -112,7 +112,10 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
 def _writer(linker: Linker, module: str, use: PathUse) -> str | None:
     """The call as a message shows it when it makes or changes the file its literal names, else ``None``."""
     symbol = linker.resolve_ref(module, use.function) if use.function else None
-    function = symbol.qualname if isinstance(symbol, ExternalSym) else None
+    if symbol is None:
+        function = _imported_inside(linker, module, use.function)
+    else:
+        function = symbol.qualname if isinstance(symbol, ExternalSym) else None
     if function in _WRITING or (function in _OPENING and opens_to_write(use.mode)):
         return f"{use.function}(...)"
     if function in _PATHS and (
@@ -120,6 +123,24 @@ def _writer(linker: Linker, module: str, use: PathUse) -> str | None:
     ):
         return f"{use.function}(...).{use.method}(...)"
     return None
+
+
+def _imported_inside(linker: Linker, module: str, function: str | None) -> str | None:
+    """What ``function`` (``sq.connect``) names when the module binds its first part nowhere at module level
+    but imports it the same way in every function that does (``def f(): import sqlite3 as sq``); else ``None``."""
+    if not function:
+        return None
+    head, _, rest = function.partition(".")
+    bindings = {
+        (binding.module, binding.name)
+        for binding in linker.modules[module].inner_imports
+        if binding.local == head and not binding.level and not binding.star
+    }
+    if len(bindings) != 1:
+        return None
+    imported, name = bindings.pop()
+    qualname = f"{imported}.{name}" if name else imported
+    return f"{qualname}.{rest}" if rest else qualname
 
 
 def _report_write(linker: Linker, module: str, pos: Pos, literal: str, shown: str) -> None:
