@@ -182,14 +182,25 @@ def _call(waiters: list[Callable[[], None]] | None) -> None:
             logger.exception("a waiter of a worker's job failed")
 
 
-#: The jobs written off in this process, by any pool, that were still running when the last one was.
-_WRITTEN_OFF: list[Work[Any]] = []
-_WRITTEN_OFF_HELD = threading.Lock()
+#: How many jobs written off in this process, by any pool, are still running (no job is kept: its
+#: code, context and module stay the job's own to free).
+_still_running = 0
+_STILL_RUNNING_HELD = threading.Lock()
 
 
 def written_off_anywhere() -> bool:
-    """Whether any pool of this process wrote off a job whose code may still run (past its deadline)."""
-    return any(not work.done() for work in _WRITTEN_OFF)
+    """Whether any pool of this process wrote off a job whose code still runs (past its deadline)."""
+    return _still_running > 0
+
+
+def _count_written_off(change: int) -> None:
+    global _still_running
+    with _STILL_RUNNING_HELD:
+        _still_running += change
+
+
+def _written_off_ended() -> None:
+    _count_written_off(-1)
 
 
 class WorkerPool:
@@ -249,8 +260,8 @@ class WorkerPool:
             self._threads -= 1
             self._written_off += 1
             count = self._written_off
-            with _WRITTEN_OFF_HELD:
-                _WRITTEN_OFF[:] = [*(item for item in _WRITTEN_OFF if not item.done()), work]
+            _count_written_off(1)
+            work.when_done(_written_off_ended)
             if not self._closed:
                 self._spawn()
         logger.warning(

@@ -255,11 +255,14 @@ def test_schema_classes_named_as_settings_are_the_schemas(tmp_path: Path, monkey
     project = copy_case("schema_classes_named_as_settings", tmp_path)
     compile_to_dict(project)
     monkeypatch.syspath_prepend(str(project / "src"))
-    monkeypatch.delitem(sys.modules, "tools", raising=False)
-    tools = importlib.import_module("tools")
-    tool_dir = project / "dist" / "tools"
-    for name, cls in (("interp", tools.Interp), ("shout", tools.Shout), ("plain", tools.Plain)):
-        written = json.loads((tool_dir / name / "input.schema.json").read_text(encoding="utf-8"))
-        assert written == cls.input_schema.model_json_schema(), name
-    written = json.loads((tool_dir / "interp" / "output.schema.json").read_text(encoding="utf-8"))
-    assert written == tools.Interp.output_schema.model_json_schema(mode="serialization")
+    assert "tools" not in sys.modules
+    try:
+        tools = importlib.import_module("tools")
+        tool_dir = project / "dist" / "tools"
+        for name, cls in (("interp", tools.Interp), ("shout", tools.Shout), ("plain", tools.Plain)):
+            written = json.loads((tool_dir / name / "input.schema.json").read_text(encoding="utf-8"))
+            assert written == cls.input_schema.model_json_schema(), name
+        written = json.loads((tool_dir / "interp" / "output.schema.json").read_text(encoding="utf-8"))
+        assert written == tools.Interp.output_schema.model_json_schema(mode="serialization")
+    finally:
+        sys.modules.pop("tools", None)  # other tests hold that no module named tools is left loaded
