@@ -149,8 +149,7 @@ class _Call(Running):
     """
 
     __slots__ = (
-        "_dropped",
-        "_handed",
+        "_heard",
         "approver",
         "arguments",
         "attempts",
@@ -188,26 +187,27 @@ class _Call(Running):
         self.client = client
         self.max_output_bytes = max_output_bytes
         self.attempts = 0
-        #: The call answers for the code it runs (``unawaited``).
-        self.owner = self
-        #: What ``dropped`` heard while the call runs (``None``: nothing); ``_ENDED`` once it has its result.
-        self._dropped: list[str] | None = None
-        #: The lists and dicts ``ctx.state`` handed the call's code (``handed_out``), if any.
-        self._handed: list[tuple[ToolState, str, object, str]] | None = None
+        #: What the call's code left undone, told by ``dropped`` and ``handed_out`` (``None``: nothing
+        #: yet); ``_ENDED`` once the call has its result.
+        self._heard: _Heard | None = None
+
+    # The call answers for itself (``running.Owner``): a property, where a slot would cost a store per call.
+    @property
+    def owner(self) -> _Call:  # type: ignore[override]
+        return self
 
     def dropped(self, what: str) -> None:
         """``running.Owner.dropped``: the call's code let go of a coroutine unawaited, ``what``.
 
-        Heard while the call runs, it fails the call (``_unawaited``); after (in a task the
+        Heard while the call runs, it fails the call (``_settle``); after (in a task the
         code started), it can only be logged.
         """
-        with _DROPS_HELD:
-            dropped = self._dropped
-            if dropped is None:
-                self._dropped = [what]
-                return
-            if dropped is not _ENDED:
-                dropped.append(what)
+        with _HEARD_HELD:
+            heard = self._heard
+            if heard is not _ENDED:
+                if heard is None:
+                    heard = self._heard = _Heard()
+                heard.dropped.append(what)
                 return
         logger.warning(
             "tool %r (call %s), after its result, made a coroutine that nothing awaited, so none of its body ran: %s",
@@ -217,20 +217,44 @@ class _Call(Running):
         )
 
     def handed_out(self, state: object, key: str, value: object, text: str) -> None:
-        """``running.Owner.handed_out``: kept, for ``_unsaved_state`` to look at when the call ends."""
+        """``running.Owner.handed_out``: kept, for ``_settle`` to look at when the call ends."""
         if not isinstance(state, ToolState):
             return
-        with _DROPS_HELD:
-            if self._handed is None:
-                self._handed = []
-            self._handed.append((state, key, value, text))
+        with _HEARD_HELD:
+            heard = self._heard
+            if heard is not _ENDED:
+                if heard is None:
+                    heard = self._heard = _Heard()
+                heard.handed.append((state, key, value, text))
 
-    def _unsaved_state(self) -> None:
+    def _settle(self, error_type: ErrorType | None, output: str) -> tuple[ErrorType | None, str]:
+        """The call's result once what its code left undone is told: each coroutine it dropped unawaited
+        is logged and fails the call (part of its work never ran; an error it had already stays its
+        result); each ``ctx.state`` value it changed in place and did not store again is warned of."""
+        with _HEARD_HELD:
+            heard, self._heard = self._heard, _ENDED
+        assert heard is not None and heard is not _ENDED
+        self._unsaved_state(heard.handed)
+        dropped = heard.dropped
+        for what in dropped:
+            logger.warning(
+                "tool %r (call %s) made a coroutine that nothing awaited, so none of its body ran: %s",
+                self.name,
+                self.call_id,
+                what,
+            )
+        if error_type is not None or not dropped:
+            return error_type, output
+        more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
+        return "execution", (
+            "The tool failed: its code made a coroutine that nothing awaited, so part of its work never ran: "
+            f"{dropped[0]}{more}. Its result was not sent."
+        )
+
+    def _unsaved_state(self, handed: list[tuple[ToolState, str, object, str]]) -> None:
         """Warn of each ``ctx.state`` value the code changed in place and did not store again: the state
         hands out copies, so the change is lost (``ctx.state["cart"].append(item)``).  Only warned: code may
         change a copy for its own use."""
-        with _DROPS_HELD:
-            handed, self._handed = self._handed or [], None
         warned: set[str] = set()
         for state, key, value, text in handed:
             if key in warned:
@@ -250,28 +274,6 @@ class _Call(Running):
                     key,
                     key,
                 )
-
-    def _unawaited(self, error_type: ErrorType | None, output: str) -> tuple[ErrorType, str]:
-        """The call's result when its code dropped coroutines unawaited: an error, since part of its work never ran.
-
-        Each is logged; an error the call had already stays its result.
-        """
-        with _DROPS_HELD:
-            dropped, self._dropped = self._dropped or [], _ENDED
-        for what in dropped:
-            logger.warning(
-                "tool %r (call %s) made a coroutine that nothing awaited, so none of its body ran: %s",
-                self.name,
-                self.call_id,
-                what,
-            )
-        if error_type is not None:
-            return error_type, output
-        more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
-        return "execution", (
-            "The tool failed: its code made a coroutine that nothing awaited, so part of its work never ran: "
-            f"{dropped[0]}{more}. Its result was not sent."
-        )
 
     def _unknown(self) -> NoReturn:
         names = sorted(self.offered) if self.offered is not None else list(self.store.tool_names)
@@ -344,12 +346,10 @@ class _Call(Running):
         finally:
             if guard is not None:
                 guard.close()
-        if self._dropped is None:
-            self._dropped = _ENDED
+        if self._heard is None:
+            self._heard = _ENDED
         else:
-            error_type, output = self._unawaited(error_type, output)
-        if self._handed is not None:
-            self._unsaved_state()
+            error_type, output = self._settle(error_type, output)
         # In milliseconds, to the microsecond (what round(..., 3) gives, at a fifth of its cost).
         duration = (_clock_ns() - started + 500) // 1000 / 1000
         if logger.isEnabledFor(logging.DEBUG):
@@ -641,10 +641,20 @@ class _Call(Running):
         refuse("execution", f"The tool failed{after}: {describe_exception(error)}")
 
 
-#: ``_Call._dropped`` once the call has its result.
-_ENDED: Final[list[str]] = []
-#: Held while a call's dropped coroutines are noted or read (a sync tool's thread and its tasks may both drop one).
-_DROPS_HELD: Final = threading.Lock()
+class _Heard:
+    """What a call's code left undone: the coroutines it dropped, and the ``ctx.state`` values it was handed."""
+
+    __slots__ = ("dropped", "handed")
+
+    def __init__(self) -> None:
+        self.dropped: list[str] = []
+        self.handed: list[tuple[ToolState, str, object, str]] = []
+
+
+#: ``_Call._heard`` once the call has its result.
+_ENDED: Final = _Heard()
+#: Held while what a call's code left undone is noted or read (a sync tool's thread and its tasks may both tell).
+_HEARD_HELD: Final = threading.Lock()
 
 
 def _raised_in(error: BaseException, scope: ImportScope | None) -> str:
