@@ -1025,4 +1025,33 @@ EXAMPLES: dict[str, CheckExamples] = {
             ),
         ),
     ),
+    "skill/database-in-bundle": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # Read-only, through a URI the compiler does not follow; or a database outside the bundle.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import sqlite3\nfrom pathlib import Path\n"
+                    + LOOKUP
+                    + "\nDB = Path(__file__).parent / 'data' / 'prices.db'\n\n\ndef prices():\n"
+                    + "    with sqlite3.connect(f'file:{DB}?mode=ro', uri=True) as conn:\n        return conn\n\n\n"
+                    + "def cache():\n    return sqlite3.connect('/var/cache/prices.db')\n",
+                    "data/prices.db": "",
+                }
+            ),
+        ),
+        invalid=(
+            # Made in the bundle when missing, where the old hint said to add the file.
+            Example(
+                {
+                    **GOOD,
+                    "tools.py": "import sqlite3\nfrom pathlib import Path\n"
+                    + LOOKUP
+                    + "\n\ndef log():\n    return sqlite3.connect(Path(__file__).parent / 'log.sqlite')\n",
+                },
+                ("src/tools.py", 19, 11),
+            ),
+        ),
+    ),
 }

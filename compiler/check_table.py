@@ -360,6 +360,12 @@ ROWS: tuple[CheckRow, ...] = (
         "that its bundle will not hold: missing, left out by [tool.skill] include/exclude, or another package's.",
     ),
     CheckRow(
+        "skill/database-in-bundle",
+        Severity.WARNING,
+        'A module opens a database inside its own bundle (sqlite3.connect(Path(__file__).parent / "notes.db")): '
+        "what the calls store stays in one tool's extracted copy, which the next compile replaces; reading one is fine.",
+    ),
+    CheckRow(
         "skill/write-into-bundle",
         Severity.ERROR,
         'A module changes a path of its own bundle (NOTES.write_text(...), open(Path(__file__).parent / "x", "w")): '

@@ -15,7 +15,9 @@ A call that changes such a path (``NOTES.write_text(...)``) is a ``skill/write-i
 error at the call: the module runs from its tool's bundle, extracted once per tool, so no
 other tool reads what it writes there, and the next compile's bundle starts from the
 project's file again; what a tool keeps belongs in ``ctx.data``.  A path the module writes
-is not also reported missing: writing it is the mistake to fix.
+is not also reported missing: writing it is the mistake to fix.  A database opened there
+(``sqlite3.connect(HERE / "notes.db")``) is a ``skill/database-in-bundle`` warning: it may only be
+read (a read-only URI, which names no path the compiler follows, is not reported).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .types import Finding
 __all__ = ["MISSING_DATA_FILE", "WRITE_INTO_BUNDLE", "bundle_data", "data_key"]
 
 MISSING_DATA_FILE = "skill/missing-data-file"
+DATABASE_IN_BUNDLE = "skill/database-in-bundle"
 WRITE_INTO_BUNDLE = "skill/write-into-bundle"
 
 
@@ -115,6 +118,8 @@ def _bundled_folder(write: DataWrite, present: set[str]) -> bool:
 
 
 def _write_finding(linker: Linker, path: str, write: DataWrite) -> Finding:
+    if write.database:
+        return _database_finding(linker, path, write)
     config = linker.config
     src = config.src.relative_to(config.root).as_posix()
     if write.target is None:
@@ -131,6 +136,23 @@ def _write_finding(linker: Linker, path: str, write: DataWrite) -> Finding:
         write.pos,
         hint="keep what tools write in ctx.data (the project's data store, shared by every tool and kept across "
         "compiles), or in a folder outside the project's code",
+    )
+
+
+def _database_finding(linker: Linker, path: str, write: DataWrite) -> Finding:
+    """A database opened inside the bundle: whatever the code stores stays in one tool's copy, for one compile."""
+    config = linker.config
+    src = config.src.relative_to(config.root).as_posix()
+    shown = f"{src}/{write.target}" if src != "." and write.target is not None else write.target or "a path above src"
+    return Finding(
+        DATABASE_IN_BUNDLE,
+        f"{write.shown} opens a database inside the bundle the module runs from ({shown}): it makes the file when "
+        "it is missing, and what the calls store stays in this tool's own extracted copy, which no other tool "
+        "reads and the next compile's bundle replaces with the project's file",
+        path,
+        write.pos,
+        hint="keep what tools store in ctx.data (shared by every tool and kept across compiles); to read a database "
+        'shipped with the tool, open it read-only: sqlite3.connect(f"file:{path}?mode=ro", uri=True)',
     )
 
 

@@ -22,7 +22,9 @@ the module, function bodies included): ``P.write_text(...)``, ``P.write_bytes(..
 ``lzma``'s ``open``) with a literal mode that writes (``w``, ``a``, ``x`` or ``+``),
 ``P.touch()``, ``P.mkdir()``, ``P.unlink()``,
 ``P.rmdir()``, ``P.rename(...)``, ``P.replace(...)``, the same from ``os``
-(``os.remove(P)``, ``os.makedirs(P)``...), and ``shutil``'s copies and moves to ``P``.
+(``os.remove(P)``, ``os.makedirs(P)``...), ``shutil``'s copies and moves to ``P``, and
+``sqlite3.connect(P)``, which makes the file when it is missing and may write it (a
+``database`` write: reading one shipped with the tool is what it may also do).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ _WRITING_FIRST = frozenset(
 _WRITING_SECOND = frozenset(f"shutil.{name}" for name in ("copy", "copy2", "copyfile", "copytree", "move")) | frozenset(
     {"os.rename", "os.replace", "os.symlink", "os.link"}
 )
+#: Functions that open a database at their first argument, making the file when it is missing.
+_DATABASE_OPENERS = frozenset({"sqlite3.connect"})
 #: Functions that open their first argument in the ``mode`` they are given (also ``working_folder_check``'s).
 OPEN_FUNCTIONS = frozenset({"io.open", "builtins.open", "gzip.open", "bz2.open", "lzma.open"})
 #: Methods of a path, and functions, that test whether a file is there.
@@ -92,6 +96,9 @@ class DataWrite:
     exact: bool = True
     #: Whether the call only makes a folder (``mkdir``, ``os.makedirs``): nothing changes where it exists.
     makes_folder: bool = False
+    #: Whether the call opens a database there (``sqlite3.connect``): it creates the file when it is
+    #: missing, and writes whatever the code stores, but may only read one that is there.
+    database: bool = False
 
 
 class _Value(NamedTuple):
@@ -347,6 +354,7 @@ def data_writes(source: bytes, member: str) -> tuple[DataWrite, ...]:
             _target(value),
             exact,
             _makes_folder(reader, node),
+            reader.qualified(node.func) in _DATABASE_OPENERS,
         )
         for node, value, exact in found
     )
@@ -396,6 +404,8 @@ def _written(reader: _Reader, node: ast.Call) -> list[ast.expr]:
         found.append(_argument(node, 0, "path") or _argument(node, 0, "src"))
     if name in _WRITING_SECOND:
         found.append(_argument(node, 1, "dst"))
+    if name in _DATABASE_OPENERS:
+        found.append(_argument(node, 0, "database"))
     return [path for path in found if path is not None]
 
 
