@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, TextIO
 
+from ..contracts.spec import TOOL_LOGGER
+from ..runtime.running import running_tool
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -143,10 +146,18 @@ def notice(message: str) -> None:
     stderr().print(visible(message), style="dim", markup=False)
 
 
+@cache
+def _beside_tools() -> TextIO:
+    """Standard error through a handle of the command's own: what tool code logs while it runs is shown, where
+    ``sys.stderr``, which the runtime points at the running call's capture, would keep it."""
+    return _own(sys.__stderr__ or sys.stderr)
+
+
 @contextlib.contextmanager
 def runtime_log(console: Console | None = None, *, debug: bool) -> Iterator[None]:
     """Show the runtime's warnings (hidden tools, failing tools) in one line each, on ``console``
-    (standard error by default, made only when there is something to show).
+    (standard error by default, made only when there is something to show), and what tools log
+    through ``ctx.logger`` (``info`` and above; all with ``debug``), naming the tool, on standard error.
 
     Without a handler, Python's last-resort logging would print a failing tool's whole
     traceback; the command shows it only with ``--debug``.
@@ -159,13 +170,36 @@ def runtime_log(console: Console | None = None, *, debug: bool) -> Iterator[None
             if debug and record.exc_info:
                 shown_on.print(shown(logging.Formatter().formatException(record.exc_info)), style="dim")
 
+    class _ToolLine(logging.Handler):
+        """Plain lines (no rich: a command printing JSON loads none of it for a tool's log)."""
+
+        def emit(self, record: logging.LogRecord) -> None:
+            tool = running_tool()
+            who = f"tool {tool!r}" if tool else "a tool"
+            text = f"{record.levelname.lower()}: {who}: {record.getMessage()}"
+            if debug and record.exc_info:
+                text += "\n" + logging.Formatter().formatException(record.exc_info)
+            stream = _beside_tools()
+            stream.write(visible(text) + "\n")
+            stream.flush()
+
     logger = logging.getLogger("skillc.runtime")
     handler = _Line(logging.WARNING)
     previous = logger.propagate
     logger.addHandler(handler)
     logger.propagate = False
+    # What tools log through ctx.logger: info and above, everything with --debug.
+    tools = logging.getLogger(TOOL_LOGGER)
+    tool_handler = _ToolLine(logging.DEBUG if debug else logging.INFO)
+    tools_before = tools.propagate, tools.level
+    tools.addHandler(tool_handler)
+    tools.propagate = False
+    tools.setLevel(tool_handler.level)
     try:
         yield
     finally:
         logger.removeHandler(handler)
         logger.propagate = previous
+        tools.removeHandler(tool_handler)
+        tools.propagate, level = tools_before
+        tools.setLevel(level)

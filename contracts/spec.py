@@ -140,6 +140,9 @@ TOOL_MEMBERS: Final = frozenset(
         "voice",
     }
 )
+#: The logger a tool's code logs to (``ctx.logger``); the commands show its records on standard error.
+TOOL_LOGGER: Final = "skillc.tool"
+
 ENVIRONMENTS: Final = ("sandbox", "production")
 #: The file in ``dist/`` that lists everything else, and the version of its shape: the
 #: compiler writes it, the runtime reads it.

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from ..contracts.errors import SkillError, ToolDefinitionError
-from ..contracts.spec import ENVIRONMENTS
+from ..contracts.spec import ENVIRONMENTS, TOOL_LOGGER
 from .data.api import DataStore
 from .data.open import scratch_store
 from .ownjson import read_json, write_json
@@ -353,7 +353,7 @@ class ToolContext:
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     user: Mapping[str, Any] = field(default_factory=dict)
     session: Mapping[str, Any] = field(default_factory=dict)
-    logger: logging.Logger = field(default_factory=lambda: logging.getLogger("skillc.tool"))
+    logger: logging.Logger = field(default_factory=lambda: logging.getLogger(TOOL_LOGGER))
     state: ToolState = field(default_factory=ToolState)
     #: The document store of the environment (``skillc.runtime.data``), shared by every call of the
     #: project; a context built by hand gets a temporary one of its own.

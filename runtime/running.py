@@ -25,7 +25,7 @@ from __future__ import annotations
 from contextvars import ContextVar, Token
 from typing import Final, Protocol
 
-__all__ = ["KEEP", "NOTHING", "Owner", "Printed", "Running", "now", "replaced", "start", "stop"]
+__all__ = ["KEEP", "NOTHING", "Owner", "Printed", "Running", "now", "replaced", "running_tool", "start", "stop"]
 
 
 class _Keep:
@@ -112,3 +112,9 @@ def replaced(
 ) -> Token[Running]:
     """``start`` a record like the current one with the fields given changed; undo with ``stop``."""
     return _NOW.set(_NOW.get().replacing(scope=scope, context=context, capture=capture))
+
+
+def running_tool() -> str | None:
+    """The name of the tool whose call's code runs in this context, if its context names one (log lines say it)."""
+    tool = getattr(_NOW.get().context, "tool", None)
+    return tool if isinstance(tool, str) else None

@@ -34,7 +34,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from uvicorn.config import STARTUP_FAILURE
 
+from ..contracts.spec import TOOL_LOGGER
 from ..project import Project, open_project
+from ..runtime.running import running_tool
 from .options import HEALTH_PATH, HttpOptions
 from .server import ProjectServer
 
@@ -95,12 +97,29 @@ class _OneLine(logging.Handler):
         sys.stderr.write(f"{record.levelname.lower()}: {record.getMessage()}\n")
 
 
+class _ToolLine(logging.Handler):
+    """What tools log through ``ctx.logger``, a line each naming the tool, on the process's own standard
+    error (``sys.stderr`` is the running call's capture while its code runs)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        stream = sys.__stderr__
+        if stream is not None:
+            tool = running_tool()
+            who = f"tool {tool!r}" if tool else "a tool"
+            stream.write(f"{record.levelname.lower()}: {who}: {record.getMessage()}\n")
+            stream.flush()
+
+
 def worker_app() -> Starlette:
     """The app of one worker process (uvicorn's factory): the project as the parent's options name it."""
     options = HttpOptions(**json.loads(os.environ[OPTIONS_VARIABLE]))
     runtime_logger = logging.getLogger("skillc.runtime")
     runtime_logger.addHandler(_OneLine(logging.WARNING))
     runtime_logger.propagate = False
+    tool_logger = logging.getLogger(TOOL_LOGGER)
+    tool_logger.addHandler(_ToolLine(logging.INFO))
+    tool_logger.setLevel(logging.INFO)
+    tool_logger.propagate = False
     project = open_project(options.project, environment=options.environment)
     return http_app(project, options)
 
