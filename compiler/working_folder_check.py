@@ -79,6 +79,11 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
             relative = posixpath.normpath(literal)
             names = [relative] + ([posixpath.join(src, relative)] if src not in (None, ".") else [])
             named = next((path for path in names if path in files), None)
+            shown = _writer(linker, name, use)
+            if shown is not None and not _outside(relative):
+                # Written: a file of the project by that name (a first call made it, say) changes nothing.
+                _report_write(linker, name, pos, literal, shown)
+                continue
             if named is not None:
                 own = posixpath.relpath(named, posixpath.dirname(index.path))
                 hint = (
@@ -94,9 +99,6 @@ def check_working_folder_paths(linker: Linker, files: Collection[str], root_file
                     "with the modules that use them"
                 )
             else:
-                shown = _writer(linker, name, use)
-                if shown is not None and not _outside(relative):
-                    _report_write(linker, name, pos, literal, shown)
                 continue
             linker.report(
                 CODE,

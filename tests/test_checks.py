@@ -11,6 +11,7 @@ import pytest
 from helpers import DEFAULT_PYPROJECT, SKILL, run_command, write_project
 from skillc.compiler.api import compile_project
 from skillc.compiler.cache import CACHE_DIR, REPORT_FILE
+from skillc.compiler.check_projects import AGENT_MODULE, LOOKUP
 from skillc.compiler.checks import CHECKS, Check, Example
 from skillc.compiler.types import Diagnostic
 
@@ -760,3 +761,14 @@ def test_an_import_time_call_the_worker_thread_refuses_is_an_error_and_caught_it
     called = run_command([str(SKILL), "test", "--name", "echo", "--input", '{"text": "hi"}', "--json"], tmp_path)
     assert called.code == 0, called.stdout + called.stderr
     assert json.loads(called.stdout)["output"] == "hi"
+
+
+def test_a_written_file_of_the_project_gets_the_hint_for_writes(tmp_path: Path) -> None:
+    """``sqlite3.connect("src/notes.db")``, once a first call made the file: moving it beside the module
+    (what the hint says for a file the tool reads) would put the writes in the bundle."""
+    tools = "import sqlite3\n\n\ndef count():\n    return sqlite3.connect('src/notes.db').total_changes\n"
+    write_project(tmp_path, {"agent.py": AGENT_MODULE, "tools.py": LOOKUP + tools, "notes.db": ""})
+    report = compile_project(tmp_path, use_cache=False)
+    [found] = [item for item in report.diagnostics if item.code == "skill/working-folder-path"]
+    assert found.message.startswith("sqlite3.connect(...) writes 'src/notes.db' relative to the working folder")
+    assert found.hint is not None and found.hint.startswith("keep what tools write in ctx.data")
