@@ -51,6 +51,17 @@ _VALIDATES = (
     "\n    @field_validator({})\n    @classmethod\n    def stripped(cls, value):\n        return value.strip()\n"
 )
 
+#: A tool whose output model serializes itself as a string (autogen's code execution result).
+_SERIALIZED_OUTPUT = (
+    "from pydantic import BaseModel, model_serializer\n"
+    "from skillc import Tool\n\n\n"
+    "class LookupInput(BaseModel):\n    order_id: str\n\n\n"
+    "class Found(BaseModel):\n    status: str\n\n    @model_serializer\n    def as_text(self) -> str:\n"
+    "        return self.status\n\n\n"
+    'class Lookup(Tool):\n    name = "lookup"\n    description = "Look up."\n    input_schema = LookupInput\n'
+    "    output_schema = Found\n\n    def execute(self, input, ctx):\n        return Found(status='shipped')\n"
+)
+
 #: The examples of each check of ``checks.SCHEMA_CHECKS``.
 SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
     "skill/schema-unsupported": CheckExamples(
@@ -65,6 +76,8 @@ SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
                 },
                 ("src/tools.py", 8, 13),
             ),
+            # An output model sent as its own serializer makes it, which its fields' schema does not describe.
+            Example({"agent.py": AGENT_MODULE, "tools.py": _SERIALIZED_OUTPUT}, ("src/tools.py", 21, 20)),
             Example(
                 {
                     "agent.py": AGENT_MODULE,

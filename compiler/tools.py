@@ -18,7 +18,7 @@ from .call_shapes import EXECUTE
 from .client_tools import check_client_tool, declares_client
 from .decorator_checks import decorators_keep_the_tool
 from .evaluate import MISSING, Evaluator, Missing, Unsupported, describe
-from .index_types import Const, Expr, FunctionInfo, Ref
+from .index_types import Call, Const, Expr, FunctionInfo, Ref
 from .resolve import Linker
 from .schema_enums import enum_member
 from .schema_types import generic_model, is_model
@@ -32,6 +32,8 @@ __all__ = ["ToolReader"]
 
 #: Other frameworks' names for a tool class's ``execute``, and whose they are.
 _FOREIGN_EXECUTE = {"forward": "smolagents", "_run": "LangChain", "_arun": "LangChain"}
+#: pydantic's decorator of a method that makes what an instance serializes to.
+_MODEL_SERIALIZERS = frozenset({"pydantic.model_serializer", "pydantic.functional_serializers.model_serializer"})
 
 
 class ToolReader:
@@ -141,6 +143,8 @@ class ToolReader:
             callable_ = False
         input_model = self._model(draft, "input_schema")
         output_model = self._model(draft, "output_schema")
+        if output_model is not None and self._serializes_itself(draft, output_model):
+            callable_ = False
         if not client:
             self.code.call_reads_exist(draft, input_model)
         foreign = draft.cls is not None and any(item.name in FOREIGN_ATTRIBUTES for item in draft.cls.info.attributes)
@@ -400,6 +404,36 @@ class ToolReader:
                 "`return super().execute(input, ctx)`"
             )
         return "define `def execute(self, input, ctx)` (or `async def`)"
+
+    def _serializes_itself(self, draft: ToolDraft, model: ModelRef) -> bool:
+        """Whether the output model (a project class) sends what its own ``@model_serializer`` makes, which
+        its schema (its fields) does not describe: reported, since hosts check results against it."""
+        symbol = self.linker.resolve_ref(model.module, model.qualname)
+        if not isinstance(symbol, ClassSym):
+            return False
+        for item in self.linker.mro(symbol):
+            if not isinstance(item, ClassSym):
+                continue
+            for method in item.info.methods:
+                for decorator in method.decorators:
+                    target = decorator.func if isinstance(decorator, Call) else decorator
+                    if self.linker.external_name(item.module, target) not in _MODEL_SERIALIZERS:
+                        continue
+                    found = self.setting(draft, "output_schema")
+                    module, pos = (found[0], found[1].pos) if found is not None else (draft.module, draft.pos)
+                    self.linker.report(
+                        "skill/schema-unsupported",
+                        module,
+                        pos,
+                        f"the output model {symbol.info.name} has a @model_serializer ({item.info.name}."
+                        f"{method.name}): a result is sent as it makes it, which the output schema, made of the "
+                        "model's fields, does not describe; a host that checks results against the schema (MCP's "
+                        "structured content) refuses every one",
+                        hint=f"drop output_schema (the result is still sent, as its serializer makes it), or "
+                        f"return what {method.name} makes from execute",
+                    )
+                    return True
+        return False
 
     def _nested_model(self, cls: ClassSym, setting: str) -> ModelRef | None:
         """The class a tool class's body defines under the setting's own name (``class input_schema(BaseModel):``),
