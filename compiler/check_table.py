@@ -269,6 +269,12 @@ ROWS: tuple[CheckRow, ...] = (
         "passes the input model's instance, or the arguments' dict without one.",
     ),
     CheckRow(
+        "skill/result-type",
+        Severity.ERROR,
+        "execute (or a @tool function) is annotated to return another project model than its output_schema, "
+        "lacking a field the output model requires: every call would fail its output validation.",
+    ),
+    CheckRow(
         "skill/unserializable-result",
         Severity.ERROR,
         "execute (or a @tool function) is annotated to return a plain project class, which pydantic cannot "

@@ -27,6 +27,19 @@ _APPROVED = (
 )
 
 
+#: ``Lookup`` whose output model is ``Found``; its ``execute`` is annotated to return ``{returns}``.
+_RESULTS = (
+    "from typing import ClassVar\n\nfrom pydantic import BaseModel\nfrom skillc import Tool\n\n\n"
+    "class LookupInput(BaseModel):\n    order_id: str\n\n\n"
+    "class Found(BaseModel):\n    status: str\n    note: str = ''\n    kind: ClassVar[str]\n\n\n"
+    "class Shipped(Found):\n    carrier: str = 'ups'\n\n\n"
+    "class Similar(BaseModel):\n    status: str\n\n\n"
+    "class Other(BaseModel):\n    order_id: str\n\n\n"
+    'class Lookup(Tool):\n    name = "lookup"\n    description = "Look up."\n    input_schema = LookupInput\n'
+    "    output_schema = Found\n\n    def execute(self, input, ctx) -> {returns}:\n        return Found(status='x')\n"
+)
+
+
 def _lookup(methods: str) -> dict[str, str]:
     """The one-tool project whose class ``Lookup`` has its name, its settings and then ``methods``."""
     return {"agent.py": agent("Lookup()"), "tools.py": tool_class('    name = "lookup"\n' + SETTINGS + methods)}
@@ -219,6 +232,20 @@ TOOL_EXAMPLES: dict[str, CheckExamples] = {
             Example(
                 _lookup(EXECUTE + "    def condition(self):\n        yield True\n"),
                 ("src/tools.py", 14, 8),
+            ),
+        ),
+    ),
+    "skill/result-type": CheckExamples(
+        valid=(
+            Example(GOOD),
+            # The output model itself, a subclass, a model with every field it requires, or no annotation.
+            Example({"agent.py": agent("Lookup()"), "tools.py": _RESULTS.format(returns="Found")}),
+            Example({"agent.py": agent("Lookup()"), "tools.py": _RESULTS.format(returns="Shipped")}),
+            Example({"agent.py": agent("Lookup()"), "tools.py": _RESULTS.format(returns="Similar | None")}),
+        ),
+        invalid=(
+            Example(
+                {"agent.py": agent("Lookup()"), "tools.py": _RESULTS.format(returns="Other")}, ("src/tools.py", 35, 37)
             ),
         ),
     ),

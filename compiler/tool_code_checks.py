@@ -28,6 +28,9 @@ before anything runs, each definition for which that would fail when the tool is
   LangChain ``_run(self, file_path: str)`` takes the fields one by one; ``execute`` takes the
   input model's instance), ``dict`` when the tool has an input model, or another project class
   that the input model does not derive from;
+- ``skill/result-type``: ``execute`` (or a ``@tool`` function) is annotated to return another
+  project model than the output model, lacking a field the output model requires: the runtime
+  validates the result against the output model, so every call fails;
 - ``skill/unserializable-result``: ``execute`` (or a ``@tool`` function) is annotated to return
   an instance of a plain project class (or ``list[Profile]``, ``Profile | None``...), which
   pydantic cannot make JSON: a class whose
@@ -437,6 +440,47 @@ class ToolCodeChecks:
         )
         return False
 
+    def result_fits_output(self, draft: ToolDraft, model: ModelRef) -> bool:
+        """Whether what ``execute`` (or the ``@tool`` function) is annotated to return can pass the output
+        model's validation: reported when it is another project model that lacks a field the output model
+        requires (the runtime validates the result from its attributes, and every call would fail)."""
+        if draft.cls is not None:
+            method = self.linker.class_method(draft.cls, "execute")
+            if method is None:
+                return True
+            module, function, label = method[0].module, method[1], f"{method[0].info.name}.execute()"
+        elif draft.function is not None:
+            module, function, label = draft.module, draft.function, f"{draft.function.name}()"
+        else:
+            return True
+        returns = _without_none(self.linker, module, function.returns) if function.returns is not None else None
+        returned = self.linker.resolve_expr(module, returns) if isinstance(returns, Ref) else None
+        expected = self.linker.resolve_ref(model.module, model.qualname)
+        if (
+            not isinstance(returned, ClassSym)
+            or not isinstance(expected, ClassSym)
+            or expected in self.linker.mro(returned)
+        ):
+            return True
+        members = model_members(self.linker, returned)
+        if members is None:
+            return True
+        missing = [name for name in _required_fields(self.linker, expected) if name not in members]
+        if not missing:
+            return True
+        assert returns is not None
+        shown = ", ".join(missing[:_FIELDS_SHOWN])
+        self.linker.report(
+            "skill/result-type",
+            module,
+            returns.pos,
+            f"{label} is annotated to return {returned.info.name}, but the output model {expected.info.name} "
+            f"requires {shown}, which {returned.info.name} has not: the runtime validates the result against "
+            "the output model, and every call would fail with output_validation",
+            hint=f"return a {expected.info.name}, or set output_schema to {returned.info.name}",
+        )
+        return False
+
     def generator_reported(self, module: str, function: FunctionInfo, label: str, role: str) -> bool:
         """Report a ``function`` whose body yields (``skill/generator-function``); whether it does not."""
         if function.yields_at is None:
@@ -504,3 +548,23 @@ def _without_none(linker: Linker, module: str, annotation: Expr) -> Expr:
 
 def _is_none(expr: Expr) -> bool:
     return isinstance(expr, Const) and expr.value is None
+
+
+def _required_fields(linker: Linker, model: ClassSym) -> list[str]:
+    """The fields of ``model``'s project classes that have no default (annotated, no value; not a ``ClassVar``)."""
+    fields: list[str] = []
+    for item in reversed(linker.mro(model)):
+        if not isinstance(item, ClassSym):
+            continue
+        for binding in item.info.attributes:
+            annotation = binding.annotation
+            if annotation is None or binding.name.startswith("_"):
+                continue
+            head = annotation.value if isinstance(annotation, Subscript) else annotation
+            if linker.external_name(item.module, head) in ("typing.ClassVar", "typing_extensions.ClassVar"):
+                continue
+            if binding.value is None and binding.name not in fields:
+                fields.append(binding.name)
+            elif binding.value is not None and binding.name in fields:
+                fields.remove(binding.name)  # a subclass gives it a default
+    return fields

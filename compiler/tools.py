@@ -145,6 +145,8 @@ class ToolReader:
         output_model = self._model(draft, "output_schema")
         if output_model is not None and self._serializes_itself(draft, output_model):
             callable_ = False
+        if output_model is not None and not client and not self.code.result_fits_output(draft, output_model):
+            callable_ = False
         if not client:
             self.code.call_reads_exist(draft, input_model)
         foreign = draft.cls is not None and any(item.name in FOREIGN_ATTRIBUTES for item in draft.cls.info.attributes)
