@@ -9,7 +9,7 @@ leaf, like ``checks``: it imports nothing of the compiler but ``types`` and
 
 from __future__ import annotations
 
-from .check_projects import AGENT_MODULE, CheckExamples
+from .check_projects import AGENT_MODULE, CheckExamples, agent
 from .types import Example
 
 __all__ = ["SCHEMA_EXAMPLES"]
@@ -75,6 +75,15 @@ SCHEMA_EXAMPLES: dict[str, CheckExamples] = {
                     ),
                 },
                 ("src/tools.py", 8, 13),
+            ),
+            # Another framework's context kept as a parameter (a FastMCP tool ported as it was).
+            Example(
+                {
+                    "agent.py": agent("echo", "from tools import echo"),
+                    "tools.py": "from mcp.server.fastmcp import Context\nfrom skillc import tool\n\n\n"
+                    '@tool\ndef echo(text: str, ctx: Context) -> str:\n    """Echo."""\n    return text\n',
+                },
+                ("src/tools.py", 6, 25),
             ),
             # An output model sent as its own serializer makes it, which its fields' schema does not describe.
             Example({"agent.py": AGENT_MODULE, "tools.py": _SERIALIZED_OUTPUT}, ("src/tools.py", 21, 20)),

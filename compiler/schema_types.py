@@ -36,6 +36,10 @@ __all__ = [
     "is_model",
 ]
 
+#: The names of other frameworks' call contexts (FastMCP's Context, pydantic-ai's RunContext, the OpenAI
+#: Agents SDK's RunContextWrapper): a tool ported with one keeps it as a parameter.
+_FOREIGN_CONTEXTS = frozenset({"Context", "RunContext", "RunContextWrapper"})
+
 _MAX_DEPTH = 64
 
 #: Where a model or enum is used: the module and the position of the name.
@@ -303,6 +307,15 @@ class TypeReader(AnnotationReader):
                 return Node("dict", args=(Node("str"), Node("any")))
             if kind is not None:
                 return Node(kind)
+            if symbol.qualname.rpartition(".")[2] in _FOREIGN_CONTEXTS:
+                raise Unsupported(
+                    module,
+                    expr.pos,
+                    f"{expr.dotted} ({symbol.qualname}) is another framework's context, which the runtime never "
+                    "passes: the parameter would be an argument the model must send",
+                    hint="annotate it with skillc's ToolContext (`ctx: ToolContext`): ctx.logger logs, ctx.state "
+                    "and ctx.data keep what tools keep",
+                )
             raise Unsupported(
                 module,
                 expr.pos,
