@@ -1,7 +1,7 @@
 """Find the string literals a module passes as a path: the first argument of a call, shaped like one.
 
 ``open("src/tools/data/orders.json")``, ``Path("data/prices.csv")``,
-``sqlite3.connect("orders.db")``: a relative path is resolved against the working folder
+``sqlite3.connect("orders.db")``, ``create_engine("sqlite:///orders.db")`` (kept as ``orders.db``): a relative path is resolved against the working folder
 of the process, which for a compiled tool is wherever the process loading it started
 (``skill serve`` under an MCP host, a deployed bundle), not the project.  The index keeps
 each literal that could name a file (a ``/`` between names, or a name with an extension),
@@ -34,8 +34,20 @@ _PATH = re.compile(_PATH_PATTERN)
 #: A call's first argument written as such a path, quoted, or a module-level name bound to one
 #: (``NOTES = "notes.txt"``): decided on the source text first (most modules hold none).
 _QUOTED_PATH = re.compile(
-    rb"""(?:\(\s*|^\w+\s*(?::[^=\n]*)?=\s*)["'](?:""" + _PATH_PATTERN.encode() + rb""")["']""", re.MULTILINE
+    rb"""(?:\(\s*|^\w+\s*(?::[^=\n]*)?=\s*)["'](?:""" + _PATH_PATTERN.encode() + rb""")["']"""
+    rb"""|\(\s*["']sqlite(?:\+\w+)?:///[^/]"""
+    rb"""|(?:Path|mkdir|makedirs)\(\s*["'][\w-]+["']""",
+    re.MULTILINE,
 )
+#: A bare name (``"cache"``): a path only where the call makes or changes it at once
+#: (``Path("cache").mkdir()``, ``os.makedirs("cache")``): the function called with it (its last
+#: dotted part), or the method called at once on what that returns, says so.
+_BARE = re.compile(r"[\w-]+")
+_BARE_FUNCTIONS = frozenset({"mkdir", "makedirs"})
+_BARE_METHODS = frozenset({"mkdir", "touch", "write_text", "write_bytes"})
+#: A SQLAlchemy URL of a SQLite file named relative to the working folder (``sqlite:///shop.db``; four
+#: slashes make it absolute): the file's path is what the URL holds after them.
+_SQLITE_URL = re.compile(r"sqlite(?:\+\w+)?:///(?!/)(?!:memory:)(\S+)")
 
 
 def _dotted(node: ast.expr) -> str:
@@ -112,6 +124,20 @@ def find_path_literals(
             continue
         first = node.args[0]
         if isinstance(first, ast.Constant) and type(first.value) is str and _PATH.fullmatch(first.value):
+            found.append((first.value, position(first), node))
+        elif (
+            isinstance(first, ast.Constant) and type(first.value) is str and (url := _SQLITE_URL.fullmatch(first.value))
+        ):
+            found.append((url[1].partition("?")[0], position(first), node))
+        elif (
+            isinstance(first, ast.Constant)
+            and type(first.value) is str
+            and _BARE.fullmatch(first.value)
+            and (
+                _dotted(function).rpartition(".")[2] in _BARE_FUNCTIONS
+                or methods.get(id(node), ("", None))[0] in _BARE_METHODS
+            )
+        ):
             found.append((first.value, position(first), node))
         elif isinstance(first, ast.Name) and first.id in constants:
             found.append((constants[first.id], position(first), node))

@@ -47,6 +47,11 @@ _WRITING = frozenset(
     {
         "sqlite3.connect",
         "aiosqlite.connect",
+        # A SQLite URL's file (``create_engine("sqlite:///shop.db")``) is made on the first connection.
+        "sqlalchemy.create_engine",
+        "sqlalchemy.engine.create_engine",
+        "sqlalchemy.ext.asyncio.create_async_engine",
+        "sqlmodel.create_engine",
         "shelve.open",
         "os.mkdir",
         "os.makedirs",

@@ -772,3 +772,43 @@ def test_a_written_file_of_the_project_gets_the_hint_for_writes(tmp_path: Path) 
     [found] = [item for item in report.diagnostics if item.code == "skill/working-folder-path"]
     assert found.message.startswith("sqlite3.connect(...) writes 'src/notes.db' relative to the working folder")
     assert found.hint is not None and found.hint.startswith("keep what tools write in ctx.data")
+
+
+def test_a_sqlite_url_relative_to_the_working_folder_is_a_path_written(tmp_path: Path) -> None:
+    """``create_engine("sqlite:///shop.db")`` makes ``shop.db`` wherever the process started (llama-index's
+    DatabaseToolSpec, run from another folder, answered from an empty database); ``:memory:`` and an absolute
+    URL (four slashes) name nothing there."""
+    tools = (
+        "from sqlalchemy import create_engine\n"
+        "from sqlalchemy.ext.asyncio import create_async_engine\n\n"
+        "ENGINE = create_engine('sqlite:///shop.db')\n"
+        "LATER = create_async_engine('sqlite+aiosqlite:///data/later.db?timeout=5')\n"
+        "MEMORY = create_engine('sqlite:///:memory:')\n"
+        "ABSOLUTE = create_engine('sqlite:////var/lib/shop.db')\n"
+    )
+    write_project(tmp_path, {"agent.py": AGENT_MODULE, "tools.py": tools + LOOKUP})
+    report = compile_project(tmp_path, use_cache=False)
+    found = [
+        (item.line, item.col, item.message) for item in report.diagnostics if item.code == "skill/working-folder-path"
+    ]
+    assert [(line, col) for line, col, _ in found] == [(4, 23), (5, 28)]
+    assert found[0][2].startswith("create_engine(...) writes 'shop.db' relative to the working folder")
+    assert found[1][2].startswith("create_async_engine(...) writes 'data/later.db' relative to the working folder")
+
+
+def test_a_bare_name_made_or_written_at_once_is_a_path(tmp_path: Path) -> None:
+    """``Path("cache").mkdir()`` (the README's own example) and ``os.makedirs("logs")`` make a folder wherever
+    the process started; a bare name the code only reads, or passes elsewhere, is no path."""
+    tools = (
+        "import logging\nimport os\nfrom pathlib import Path\n\n\n"
+        "def prepare():\n"
+        "    Path('cache').mkdir(exist_ok=True)\n"
+        "    os.makedirs('logs', exist_ok=True)\n"
+        "    Path('notes').write_text('x')\n"
+        "    logging.getLogger('tools')\n"
+        "    return Path('readme').read_text()\n"
+    )
+    write_project(tmp_path, {"agent.py": AGENT_MODULE, "tools.py": tools + LOOKUP})
+    report = compile_project(tmp_path, use_cache=False)
+    found = [(item.line, item.col) for item in report.diagnostics if item.code == "skill/working-folder-path"]
+    assert found == [(7, 9), (8, 16), (9, 9)]
