@@ -42,7 +42,8 @@ def test_call_runs_the_tool_and_answers_with_its_result(skill: RunSkill, demo: P
     lines = result.stderr.splitlines()
     assert lines[0].startswith(NOTICE)  # said at the start
     assert lines[1] == '-> lookup_order {"order_id": "A1001"}'
-    assert lines[2].startswith("<- lookup_order ok (")
+    assert lines[2] == "info: tool 'lookup_order': looked up order A1001"  # what the tool logged, as it ran
+    assert lines[3].startswith("<- lookup_order ok (")
     assert (demo / "dist/manifest.json").is_file()  # compiled first
 
 
