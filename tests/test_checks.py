@@ -767,9 +767,7 @@ def test_a_written_file_of_the_project_gets_the_hint_for_writes(tmp_path: Path) 
     """``sqlite3.connect("src/notes.db")``, once a first call made the file: moving it beside the module
     (what the hint says for a file the tool reads) would put the writes in the bundle."""
     tools = "import sqlite3\n\n\ndef count():\n    return sqlite3.connect('src/notes.db').total_changes\n"
-    write_project(tmp_path, {"agent.py": AGENT_MODULE, "tools.py": LOOKUP + tools, "notes.db": ""})
-    report = compile_project(tmp_path, use_cache=False)
-    [found] = [item for item in report.diagnostics if item.code == "skill/working-folder-path"]
+    [found] = _working_folder_findings(tmp_path, LOOKUP + tools, {"notes.db": ""})
     assert found.message.startswith("sqlite3.connect(...) writes 'src/notes.db' relative to the working folder")
     assert found.hint is not None and found.hint.startswith("keep what tools write in ctx.data")
 
@@ -786,14 +784,10 @@ def test_a_sqlite_url_relative_to_the_working_folder_is_a_path_written(tmp_path:
         "MEMORY = create_engine('sqlite:///:memory:')\n"
         "ABSOLUTE = create_engine('sqlite:////var/lib/shop.db')\n"
     )
-    write_project(tmp_path, {"agent.py": AGENT_MODULE, "tools.py": tools + LOOKUP})
-    report = compile_project(tmp_path, use_cache=False)
-    found = [
-        (item.line, item.col, item.message) for item in report.diagnostics if item.code == "skill/working-folder-path"
-    ]
-    assert [(line, col) for line, col, _ in found] == [(4, 23), (5, 28)]
-    assert found[0][2].startswith("create_engine(...) writes 'shop.db' relative to the working folder")
-    assert found[1][2].startswith("create_async_engine(...) writes 'data/later.db' relative to the working folder")
+    found = _working_folder_findings(tmp_path, tools + LOOKUP)
+    assert [(item.line, item.col) for item in found] == [(4, 23), (5, 28)]
+    assert found[0].message.startswith("create_engine(...) writes 'shop.db' relative to the working folder")
+    assert found[1].message.startswith("create_async_engine(...) writes 'data/later.db' relative to the working folder")
 
 
 def test_a_bare_name_made_or_written_at_once_is_a_path(tmp_path: Path) -> None:
@@ -808,7 +802,12 @@ def test_a_bare_name_made_or_written_at_once_is_a_path(tmp_path: Path) -> None:
         "    logging.getLogger('tools')\n"
         "    return Path('readme').read_text()\n"
     )
-    write_project(tmp_path, {"agent.py": AGENT_MODULE, "tools.py": tools + LOOKUP})
-    report = compile_project(tmp_path, use_cache=False)
-    found = [(item.line, item.col) for item in report.diagnostics if item.code == "skill/working-folder-path"]
-    assert found == [(7, 9), (8, 16), (9, 9)]
+    found = _working_folder_findings(tmp_path, tools + LOOKUP)
+    assert [(item.line, item.col) for item in found] == [(7, 9), (8, 16), (9, 9)]
+
+
+def _working_folder_findings(root: Path, tools: str, more: dict[str, str] | None = None) -> list[Diagnostic]:
+    """The skill/working-folder-path diagnostics of a project whose ``tools.py`` is ``tools``."""
+    write_project(root, {"agent.py": AGENT_MODULE, "tools.py": tools, **(more or {})})
+    report = compile_project(root, use_cache=False)
+    return [item for item in report.diagnostics if item.code == "skill/working-folder-path"]
