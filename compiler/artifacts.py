@@ -90,7 +90,8 @@ def _tool_pos(tool: ToolInfo) -> Pos:
 
 def _input_schema(linker: Linker, tool: ToolInfo) -> SchemaResult | None:
     if tool.form == "function" and tool.input_model is None:
-        function = next((item for item in linker.modules[tool.module].functions if item.name == tool.qualname), None)
+        named = tool.function or tool.qualname
+        function = next((item for item in linker.modules[tool.module].functions if item.name == named), None)
         return function_schema(linker, tool.module, function) if function is not None else None
     return _model(linker, tool.input_model)
 

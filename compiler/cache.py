@@ -70,7 +70,7 @@ __all__ = [
 
 CACHE_DIR = Path(".skill") / "cache"
 #: Bump when a cached data type changes shape: older caches are then ignored.
-CACHE_FORMAT = 60
+CACHE_FORMAT = 61
 _SAFE_BUILTINS = frozenset({"Ellipsis", "complex", "frozenset", "set"})
 #: Every cache file starts with this, then the signature of the rest.
 _MAGIC = b"skillc-cache\n"

@@ -34,6 +34,9 @@ class ToolDraft:
     init_keywords: tuple[tuple[str, object], ...] = ()
     #: Where that registration is: its module and position.
     registration: tuple[str, Pos] | None = None
+    #: For a function made a tool by a call, ``lookup_tool = tool(lookup)`` or ``tool(...)(lookup)``:
+    #: what stands for its ``@tool`` decorator (``tool``, or the ``tool(...)`` call with its settings).
+    decorator: Expr | None = None
 
 
 def tool_decorator(linker: Linker, module: str, function: FunctionInfo) -> Expr | None:
@@ -43,6 +46,14 @@ def tool_decorator(linker: Linker, module: str, function: FunctionInfo) -> Expr 
         if linker.is_sdk(module, target, "tool"):
             return decorator
     return None
+
+
+def function_decorator(linker: Linker, draft: ToolDraft) -> Expr | None:
+    """What makes a function draft a tool: its ``@tool``/``@tool(...)`` decorator, or the call that stands for one."""
+    if draft.decorator is not None:
+        return draft.decorator
+    assert draft.function is not None
+    return tool_decorator(linker, draft.module, draft.function)
 
 
 def setting_of(linker: Linker, draft: ToolDraft, name: str) -> tuple[str, Expr] | None:
@@ -55,8 +66,7 @@ def setting_of(linker: Linker, draft: ToolDraft, name: str) -> tuple[str, Expr] 
     if draft.call is not None:
         value = draft.call.keyword(name)
         return (draft.module, value) if value is not None else None
-    assert draft.function is not None
-    decorator = tool_decorator(linker, draft.module, draft.function)
+    decorator = function_decorator(linker, draft)
     if isinstance(decorator, Call):
         value = decorator.keyword(name)
         return (draft.module, value) if value is not None else None

@@ -95,6 +95,27 @@ class ToolEntries:
         linker.report("skill/unresolved-reference", module, entry.pos, message, hint=hint)
         return None
 
+    def _made_by_tool_call(self, symbol: ValueSym, call: Call) -> ToolDraft | None:
+        """``lookup_tool = tool(lookup)`` or ``tool(...)(lookup)``, the call forms of ``@tool``
+        (LlamaIndex's ``FunctionTool.from_defaults(fn=...)``, AutoGen's ``FunctionTool(func)``, ported):
+        the tool of a function of the same module that no ``@tool`` decorates already; else ``None``."""
+        linker, module = self.linker, symbol.module
+        if len(call.args) != 1 or call.kwargs or call.has_star:
+            return None
+        maker = call.func
+        if isinstance(maker, Call):
+            if maker.args or maker.has_star or not linker.is_sdk(module, maker.func, "tool"):
+                return None
+        elif not linker.is_sdk(module, maker, "tool"):
+            return None
+        function = linker.resolve_expr(module, call.args[0])
+        if not isinstance(function, FunctionSym) or function.module != module:
+            return None
+        if tool_decorator(linker, module, function.info) is not None:
+            return None
+        binding = symbol.binding
+        return ToolDraft("function", module, binding.name, binding.pos, function=function.info, decorator=maker)
+
     def _calls_tool(self, symbol: ValueSym) -> bool:
         """Whether a name is bound to ``tool(function)`` or ``tool(...)(function)``."""
         value = symbol.binding.value
@@ -162,6 +183,9 @@ class ToolEntries:
             call = symbol.binding.value
             if linker.is_sdk(symbol.module, call.func, "Tool"):
                 return ToolDraft("object", symbol.module, symbol.binding.name, symbol.binding.pos, call=call)
+            made = self._made_by_tool_call(symbol, call)
+            if made is not None:
+                return made
             target = linker.resolve_expr(symbol.module, call.func)
             if isinstance(target, ClassSym) and linker.is_subclass(target, "skillc.Tool"):
                 return _class_draft(target)

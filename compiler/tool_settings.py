@@ -21,7 +21,7 @@ from .evaluate import Evaluator, Unsupported
 from .index_types import BinOp, Call, Dynamic, Expr
 from .resolve import Linker
 from .symbols import ExternalSym, FunctionSym
-from .tool_drafts import ToolDraft, setting_of, tool_decorator
+from .tool_drafts import ToolDraft, function_decorator, setting_of
 
 __all__ = ["CLASS_ATTRIBUTES", "FOREIGN_ATTRIBUTES", "REPORTED", "Reported", "SettingsReader"]
 
@@ -99,8 +99,7 @@ class SettingsReader:
         if draft.call is not None:
             call, label, known = draft.call, "Tool(...)", [*_OBJECT_KEYWORDS, *settings]
         else:
-            assert draft.function is not None
-            decorator = tool_decorator(self.linker, draft.module, draft.function)
+            decorator = function_decorator(self.linker, draft)
             if not isinstance(decorator, Call):
                 return True
             call, label, known = decorator, "@tool(...)", [*_DECORATOR_KEYWORDS, *settings]

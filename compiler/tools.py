@@ -189,6 +189,9 @@ class ToolReader:
             is_async=is_async,
             init_arguments=draft.init_arguments,
             init_keywords=draft.init_keywords,
+            function=draft.function.name
+            if draft.function is not None and draft.function.name != draft.qualname
+            else None,
         )
         self._check_strict_mix(draft, info)
         if misnamed:

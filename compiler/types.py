@@ -189,6 +189,9 @@ class ToolInfo:
     #: The literal arguments a class-form tool is registered with (``Files("data")``), passed again in the bundle.
     init_arguments: tuple[object, ...] = ()
     init_keywords: tuple[tuple[str, object], ...] = ()
+    #: The name of a function-form tool's function, where it differs from ``qualname`` (``lookup_tool =
+    #: tool(lookup)``: the tool is ``lookup_tool``, its parameters ``lookup``'s); else ``None``.
+    function: str | None = None
 
 
 @dataclass(frozen=True)

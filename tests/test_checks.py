@@ -535,9 +535,21 @@ def test_a_second_context_parameter_and_a_protected_parameter_name_are_reported(
     ]
 
 
-def test_a_tool_made_by_calling_tool_is_told_to_use_the_decorator(tmp_path: Path) -> None:
-    tools = 'from skillc import tool\n\n\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n\n\nshipping = tool(ship)\n'
-    [found] = _diagnostics(tmp_path, tools, "shipping")
+SHIP = 'from skillc import tool\n\n\ndef ship(city: str) -> str:\n    """Ship."""\n    return city\n\n\nshipping = {}\n'
+
+
+@pytest.mark.parametrize("made", ["tool(ship)", "tool(timeout=5)(ship)"])
+def test_a_tool_made_by_calling_tool_is_the_tool_the_decorator_makes(tmp_path: Path, made: str) -> None:
+    """LlamaIndex's ``FunctionTool.from_defaults(fn=...)`` and AutoGen's ``FunctionTool(func)``, ported."""
+    assert _diagnostics(tmp_path, SHIP.format(made), "shipping") == ()
+    report = compile_project(tmp_path, use_cache=False)
+    assert [(tool.name, tool.qualname, tool.function) for tool in report.tools] == [("ship", "shipping", "ship")]
+    written = json.loads((tmp_path / "dist" / "tools" / "ship" / "tool.json").read_text())
+    assert written["parameters"]["required"] == ["city"]
+
+
+def test_a_call_of_tool_the_runtime_refuses_is_told_to_use_the_decorator(tmp_path: Path) -> None:
+    [found] = _diagnostics(tmp_path, SHIP.format("tool(ship, timeout=5)"), "shipping")  # a TypeError at import
     assert (found.code, found.line, found.col) == ("skill/unresolved-reference", 4, 55)
     assert (
         found.message == "shipping is not a tool: it is bound to tool(...), a call of tool() the compiler does not read"
