@@ -14,7 +14,7 @@ import dataclasses
 
 from .early_names_check import reports_undefined
 from .evaluate import Evaluator, Unsupported, describe
-from .index_types import Call, Const, Expr, ImportBinding, Ref
+from .index_types import Call, Const, Expr, FunctionInfo, ImportBinding, Ref
 from .resolve import Linker
 from .symbols import ClassSym, ExternalSym, FunctionSym, Symbol, UnknownSym, ValueSym
 from .tool_drafts import ToolDraft, tool_decorator
@@ -149,6 +149,19 @@ class ToolEntries:
         if self.already_reported(module, expr):
             return
         shown = describe_entry(expr) + ("()" if called else "")
+        method = None if called else self._tool_method(module, expr)
+        if method is not None:
+            owner, function = method
+            self.linker.report(
+                "skill/unresolved-reference",
+                module,
+                pos,
+                f"{shown} is a method of {owner.info.name} decorated with @tool: @tool makes a tool of the "
+                "function in the class body, whose self would be an input field the model must send",
+                hint=f"make {function.name} a module-level @tool function (what it needs of the instance in a "
+                f"module-level object), or a Tool class whose execute calls it",
+            )
+            return
         if isinstance(symbol, ExternalSym):
             message = (
                 f"{shown} comes from outside the project ({symbol.qualname}); "
@@ -165,6 +178,23 @@ class ToolEntries:
             message = f"{describe_entry(expr)} is not defined"
             hint = "import it from the module that defines it"
         self.linker.report("skill/unresolved-reference", module, pos, message, hint=hint)
+
+    def _tool_method(self, module: str, expr: Expr) -> tuple[ClassSym, FunctionInfo] | None:
+        """The class and method ``expr`` names when it is a ``@tool`` method listed through its class or an
+        instance (``MathPlugin.add``, ``plugin.add`` after ``plugin = MathPlugin()``), as a Semantic Kernel
+        plugin's ``@kernel_function`` methods are ported; else ``None``."""
+        if not isinstance(expr, Ref) or "." not in expr.dotted:
+            return None
+        head, _, attribute = expr.dotted.rpartition(".")
+        owner = self.linker.resolve_expr(module, Ref(head, expr.pos))
+        if isinstance(owner, ValueSym) and isinstance(owner.binding.value, Call):
+            owner = self.linker.resolve_expr(owner.module, owner.binding.value.func)
+        if not isinstance(owner, ClassSym):
+            return None
+        found = self.linker.class_method(owner, attribute)
+        if found is None or tool_decorator(self.linker, found[0].module, found[1]) is None:
+            return None
+        return owner, found[1]
 
     def registers_tool(self, module: str, expr: Expr) -> bool:
         """Whether ``expr``, listed in ``tools=[...]``, would register a tool."""

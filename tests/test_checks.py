@@ -823,3 +823,23 @@ def _working_folder_findings(root: Path, tools: str, more: dict[str, str] | None
     write_project(root, {"agent.py": AGENT_MODULE, "tools.py": tools, **(more or {})})
     report = compile_project(root, use_cache=False)
     return [item for item in report.diagnostics if item.code == "skill/working-folder-path"]
+
+
+@pytest.mark.parametrize("listed", ["MathPlugin.add", "plugin.add"])
+def test_a_tool_method_listed_is_told_why_it_cannot_be_one(tmp_path: Path, listed: str) -> None:
+    """A Semantic Kernel plugin's ``@kernel_function`` methods, ported with ``@tool``: "not defined" said nothing."""
+    tools = (
+        "from skillc import tool\n\n\nclass MathPlugin:\n    @tool\n    def add(self, a: int, b: int) -> int:\n"
+        '        """Add."""\n        return a + b\n\n\nplugin = MathPlugin()\n'
+    )
+    agent = (
+        "from skillc import Agent, Skill\nfrom tools import MathPlugin, plugin\n\n"
+        f'agent = Agent(name="a", skills=[Skill(name="s", tools=[{listed}])])\n'
+    )
+    write_project(tmp_path, {"tools.py": tools, "agent.py": agent})
+    [found] = compile_project(tmp_path, use_cache=False).diagnostics
+    assert (found.code, found.line, found.col) == ("skill/unresolved-reference", 4, 55)
+    assert found.message == (
+        f"{listed} is a method of MathPlugin decorated with @tool: @tool makes a tool of the function in the class "
+        "body, whose self would be an input field the model must send"
+    )
