@@ -16,7 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, TextIO
 
 from ..contracts.spec import TOOL_LOGGER
-from ..runtime.running import running_tool
+from ..runtime.running import running_tool_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -174,8 +174,7 @@ def runtime_log(console: Console | None = None, *, debug: bool) -> Iterator[None
         """Plain lines (no rich: a command printing JSON loads none of it for a tool's log)."""
 
         def emit(self, record: logging.LogRecord) -> None:
-            tool = running_tool()
-            who = f"tool {tool!r}" if tool else "a tool"
+            who = running_tool_label()
             text = f"{record.levelname.lower()}: {who}: {record.getMessage()}"
             if debug and record.exc_info:
                 text += "\n" + logging.Formatter().formatException(record.exc_info)

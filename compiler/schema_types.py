@@ -36,9 +36,10 @@ __all__ = [
     "is_model",
 ]
 
-#: The names of other frameworks' call contexts (FastMCP's Context, pydantic-ai's RunContext, the OpenAI
-#: Agents SDK's RunContextWrapper): a tool ported with one keeps it as a parameter.
+#: Other frameworks' call contexts, by their package and name (FastMCP's Context, pydantic-ai's RunContext,
+#: the OpenAI Agents SDK's RunContextWrapper): a tool ported with one keeps it as a parameter.
 _FOREIGN_CONTEXTS = frozenset({"Context", "RunContext", "RunContextWrapper"})
+_FOREIGN_FRAMEWORKS = frozenset({"mcp", "fastmcp", "pydantic_ai", "agents"})
 
 _MAX_DEPTH = 64
 
@@ -307,7 +308,8 @@ class TypeReader(AnnotationReader):
                 return Node("dict", args=(Node("str"), Node("any")))
             if kind is not None:
                 return Node(kind)
-            if symbol.qualname.rpartition(".")[2] in _FOREIGN_CONTEXTS:
+            package, name = symbol.qualname.partition(".")[0], symbol.qualname.rpartition(".")[2]
+            if package in _FOREIGN_FRAMEWORKS and name in _FOREIGN_CONTEXTS:
                 raise Unsupported(
                     module,
                     expr.pos,

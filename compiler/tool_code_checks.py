@@ -280,7 +280,6 @@ class ToolCodeChecks:
             if read.attribute in fields or read.attribute in BASE_MODEL_MEMBERS:
                 continue
             similar = difflib.get_close_matches(read.attribute, fields, n=1, cutoff=0.7)
-            shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
             self.linker.report(
                 "skill/unknown-attribute",
                 target.module,
@@ -291,7 +290,7 @@ class ToolCodeChecks:
                 "AttributeError, and approval is asked for",
                 hint=f"did you mean {read.parameter}.{similar[0]}?"
                 if similar
-                else (f"its fields are: {shown}" if fields else f"{function.name} takes no parameters"),
+                else (f"its fields are: {_listed(fields)}" if fields else f"{function.name} takes no parameters"),
             )
 
     def _self_reads_exist(self, cls: ClassSym, owner: ClassSym, function: FunctionInfo) -> None:
@@ -400,7 +399,6 @@ class ToolCodeChecks:
             return
         unknown = [read for read in input_reads if read.attribute not in members]
         fields = model_fields(self.linker, symbol) if unknown else []
-        shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
         for read in unknown:
             similar = difflib.get_close_matches(read.attribute, fields or sorted(members), n=1, cutoff=0.7)
             self.linker.report(
@@ -412,7 +410,9 @@ class ToolCodeChecks:
                 hint=f"did you mean {read.parameter}.{similar[0]}?"
                 if similar
                 else (
-                    f"the fields of {symbol.info.name} are: {shown}" if fields else f"{symbol.info.name} has no fields"
+                    f"the fields of {symbol.info.name} are: {_listed(fields)}"
+                    if fields
+                    else f"{symbol.info.name} has no fields"
                 ),
             )
 
@@ -469,7 +469,7 @@ class ToolCodeChecks:
         if not missing:
             return True
         assert returns is not None
-        shown = ", ".join(missing[:_FIELDS_SHOWN])
+        shown = _listed(missing)
         self.linker.report(
             "skill/result-type",
             module,
@@ -568,3 +568,8 @@ def _required_fields(linker: Linker, model: ClassSym) -> list[str]:
             elif binding.value is not None and binding.name in fields:
                 fields.remove(binding.name)  # a subclass gives it a default
     return fields
+
+
+def _listed(names: list[str]) -> str:
+    """``a, b, c, ...``: the first ``_FIELDS_SHOWN`` names, for a hint."""
+    return ", ".join(names[:_FIELDS_SHOWN]) + (", ..." if len(names) > _FIELDS_SHOWN else "")

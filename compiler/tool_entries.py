@@ -251,11 +251,10 @@ class ToolEntries:
         agent reaches those through it (a base tool class whose subclasses are the registered ones)."""
         reached = set(self.registered)
         for module, name in self.registered:
-            index = self.linker.modules.get(module)
-            cls = next((info for info in index.classes if info.name == name), None) if index is not None else None
-            if cls is None:
+            cls = self.linker.resolve_ref(module, name)
+            if not isinstance(cls, ClassSym):
                 continue
-            for item in self.linker.mro(ClassSym(module, cls))[1:]:
+            for item in self.linker.mro(cls)[1:]:
                 if isinstance(item, ClassSym) and not item.outer:
                     reached.add((item.module, item.info.name))
         return reached

@@ -25,7 +25,7 @@ from __future__ import annotations
 from contextvars import ContextVar, Token
 from typing import Final, Protocol
 
-__all__ = ["KEEP", "NOTHING", "Owner", "Printed", "Running", "now", "replaced", "running_tool", "start", "stop"]
+__all__ = ["KEEP", "NOTHING", "Owner", "Printed", "Running", "now", "replaced", "running_tool_label", "start", "stop"]
 
 
 class _Keep:
@@ -114,7 +114,8 @@ def replaced(
     return _NOW.set(_NOW.get().replacing(scope=scope, context=context, capture=capture))
 
 
-def running_tool() -> str | None:
-    """The name of the tool whose call's code runs in this context, if its context names one (log lines say it)."""
+def running_tool_label() -> str:
+    """``tool 'lookup'``: the tool whose call's code runs in this context, as log lines name it (``a tool``
+    when its context names none)."""
     tool = getattr(_NOW.get().context, "tool", None)
-    return tool if isinstance(tool, str) else None
+    return f"tool {tool!r}" if isinstance(tool, str) else "a tool"

@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from .running import now
 
-__all__ = ["Drops", "describe_drop", "watch"]
+__all__ = ["Drops", "watch"]
 
 #: The name CPython looks the hook up by, in the ``warnings`` module, each time.
 _HOOK: Final = "_warn_unawaited_coroutine"
@@ -68,7 +68,7 @@ def _wrap(original: Callable[[Any], object]) -> Callable[[Any], None]:
         try:
             owner = now().owner
             if owner is not None and not _collecting:
-                owner.dropped(describe_drop(coro, sys._getframe(1)))
+                owner.dropped(_describe_drop(coro, sys._getframe(1)))
         finally:
             original(coro)  # Python's own warning, as without the net
 
@@ -92,7 +92,7 @@ class Drops:
         """A condition's reads of ``ctx.state`` are not followed."""
 
 
-def describe_drop(coro: object, frame: FrameType | None) -> str:
+def _describe_drop(coro: object, frame: FrameType | None) -> str:
     """``Collection.acreate(), dropped in save (skills.tools.audit, line 15)``: which coroutine, and where."""
     name = coro.__qualname__ if isinstance(coro, CoroutineType) else type(coro).__name__
     if frame is None:

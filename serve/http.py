@@ -36,7 +36,7 @@ from uvicorn.config import STARTUP_FAILURE
 
 from ..contracts.spec import TOOL_LOGGER
 from ..project import Project, open_project
-from ..runtime.running import running_tool
+from ..runtime.running import running_tool_label
 from .options import HEALTH_PATH, HttpOptions
 from .server import ProjectServer
 
@@ -104,8 +104,7 @@ class _ToolLine(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         stream = sys.__stderr__
         if stream is not None:
-            tool = running_tool()
-            who = f"tool {tool!r}" if tool else "a tool"
+            who = running_tool_label()
             stream.write(f"{record.levelname.lower()}: {who}: {record.getMessage()}\n")
             stream.flush()
 
